@@ -1,0 +1,51 @@
+"""What each request carries: the shared services and the authenticated principal."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from starlette.requests import Request
+from strawberry.types import Info as StrawberryInfo
+
+from app.artifacts.store import ArtifactStore
+from app.domain.errors import Unauthenticated
+from app.domain.principal import Principal
+from app.graph.executor import GraphExecutor, RoundTrips
+from app.retrieval.embedder import Embedder
+from app.settings import Settings
+
+ROUND_TRIPS_HEADER = "x-agentmem-roundtrips"
+
+
+@dataclass(frozen=True)
+class Services:
+    """Created once by the app's lifespan and shared by every request."""
+
+    settings: Settings
+    graph: GraphExecutor
+    artifacts: ArtifactStore
+    embedder: Embedder
+
+
+@dataclass
+class RequestContext:
+    request: Request
+    services: Services
+    principal: Principal | None
+    round_trips: RoundTrips
+
+    @property
+    def graph(self) -> GraphExecutor:
+        return self.services.graph
+
+    def caller(self) -> Principal:
+        if self.principal is None:
+            raise Unauthenticated("send an API key in the Authorization: Bearer header")
+        return self.principal
+
+    @property
+    def wants_round_trips(self) -> bool:
+        return self.request.headers.get(ROUND_TRIPS_HEADER, "").lower() in {"1", "true", "yes"}
+
+
+Info = StrawberryInfo[RequestContext, None]

@@ -1,0 +1,23 @@
+"""Turns strawberry inputs into the plain dicts the domain validates."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import strawberry
+
+from app.domain.errors import ValidationFailed
+
+
+def given_fields(data: Any, *, required: frozenset[str] = frozenset()) -> dict[str, Any]:
+    """The fields the caller actually sent (UNSET dropped); `required` ones may not be null."""
+    fields = {
+        field.name: getattr(data, field.name)
+        for field in dataclasses.fields(data)
+        if getattr(data, field.name) is not strawberry.UNSET
+    }
+    for name in required & fields.keys():
+        if fields[name] is None:
+            raise ValidationFailed(f"{name} cannot be null", field=name)
+    return fields

@@ -1,0 +1,44 @@
+from __future__ import annotations
+
+import dataclasses
+
+import strawberry
+
+from app.api.context import Info
+from app.api.inputs import given_fields
+from app.api.plans.types import CreatePlanInput, Plan, UpdatePlanInput
+from app.domain import plans
+from app.model.enums import PlanStatus
+
+NON_NULL_ON_UPDATE = frozenset({"name", "objective_tags", "target_platforms"})
+
+
+@strawberry.type
+class PlanMutations:
+    @strawberry.mutation(description="Create a plan in status draft.")
+    async def create_plan(self, info: Info, input: CreatePlanInput) -> Plan:
+        record = await plans.create_plan(
+            info.context.graph,
+            principal=info.context.caller(),
+            fields=dataclasses.asdict(input),
+        )
+        return Plan.from_record(record)
+
+    @strawberry.mutation(description="Change a plan's fields (not its status).")
+    async def update_plan(self, info: Info, id: strawberry.ID, input: UpdatePlanInput) -> Plan:
+        record = await plans.update_plan(
+            info.context.graph,
+            principal=info.context.caller(),
+            plan_id=id,
+            changes=given_fields(input, required=NON_NULL_ON_UPDATE),
+        )
+        return Plan.from_record(record)
+
+    @strawberry.mutation(
+        description="Move a plan to another status; INVALID_TRANSITION if not allowed."
+    )
+    async def transition_plan(self, info: Info, id: strawberry.ID, to: PlanStatus) -> Plan:
+        record = await plans.transition_plan(
+            info.context.graph, principal=info.context.caller(), plan_id=id, target=to
+        )
+        return Plan.from_record(record)

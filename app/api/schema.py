@@ -1,0 +1,54 @@
+"""The GraphQL schema: per-domain query and mutation types merged, with limits and error shaping."""
+
+from __future__ import annotations
+
+import strawberry
+from strawberry.extensions import MaxAliasesLimiter, MaxTokensLimiter, QueryDepthLimiter
+from strawberry.tools import merge_types
+
+from app.api.context import Info
+from app.api.errors import ErrorShaping
+from app.api.plans.mutations import PlanMutations
+from app.api.plans.queries import PlanQueries
+from app.model.enums import Role
+from app.settings import Settings
+
+
+@strawberry.type(description="The authenticated caller.")
+class Viewer:
+    client_id: strawberry.ID
+    role: Role
+    agent_name: str | None
+
+
+@strawberry.type
+class ViewerQueries:
+    @strawberry.field(description="Who the API key belongs to.")
+    def viewer(self, info: Info) -> Viewer:
+        principal = info.context.caller()
+        return Viewer(
+            client_id=strawberry.ID(principal.client_id),
+            role=principal.role,
+            agent_name=principal.agent_name,
+        )
+
+
+Query = merge_types("Query", (ViewerQueries, PlanQueries))
+Mutation = merge_types("Mutation", (PlanMutations,))
+
+
+def build_schema(settings: Settings) -> strawberry.Schema:
+    return strawberry.Schema(
+        query=Query,
+        mutation=Mutation,
+        extensions=[
+            lambda: QueryDepthLimiter(max_depth=settings.max_query_depth),
+            lambda: MaxAliasesLimiter(max_alias_count=settings.max_aliases),
+            lambda: MaxTokensLimiter(max_token_count=settings.max_tokens),
+            ErrorShaping,
+        ],
+    )
+
+
+# The module-level schema is what `strawberry export-schema app.api.schema:schema` reads.
+schema = build_schema(Settings.model_construct())

@@ -1,0 +1,134 @@
+"""The `agentmem` command: run the service, manage local servers, migrate, keys, schema, bench."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from app.settings import Settings, load_settings
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="agentmem", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+    commands.add_parser("up", help="start local Neo4j and S3, migrate, serve the API")
+    commands.add_parser("serve", help="serve the API only (Neo4j and S3 must be reachable)")
+    services = commands.add_parser("services", help="the local Neo4j and S3 servers")
+    services.add_argument("action", choices=["start", "stop"])
+    commands.add_parser("migrate", help="apply cypher/schema migrations")
+    export = commands.add_parser("export-schema", help="write the GraphQL schema (SDL)")
+    export.add_argument("--output", type=Path, default=REPO / "schema.graphql")
+    key = commands.add_parser("create-key", help="create an API key (shown once)")
+    key.add_argument("--client", required=True, help="client name; created if new")
+    key.add_argument("--role", default="agent", choices=["agent", "reviewer", "analyst", "admin"])
+    key.add_argument("--agent-name", default=None)
+    bench = commands.add_parser("bench", help="run a benchmark from bench/")
+    bench.add_argument("name", help="benchmark name, e.g. plan_read")
+    commands.add_parser("test", help="start local services and run the whole test suite")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    # Options after `test` go to pytest and after `bench NAME` to the benchmark.
+    args, passthrough = _parser().parse_known_args(argv)
+    if passthrough and args.command not in {"test", "bench"}:
+        _parser().error(f"unrecognized arguments: {' '.join(passthrough)}")
+    args.passthrough = passthrough
+    if args.command == "export-schema":
+        return _export_schema(args.output)
+    settings = load_settings()
+    handlers: dict[str, Callable[[Settings, argparse.Namespace], int]] = {
+        "up": _up,
+        "serve": _serve,
+        "services": _services,
+        "migrate": _migrate,
+        "create-key": _create_key,
+        "bench": _bench,
+        "test": _test,
+    }
+    return handlers[args.command](settings, args)
+
+
+def _export_schema(output: Path) -> int:
+    from app.api.schema import schema
+
+    output.write_text(schema.as_str() + "\n", encoding="utf-8")
+    print(f"wrote {output}")
+    return 0
+
+
+def _up(settings: Settings, args: argparse.Namespace) -> int:
+    from app.services.local import start_local_services, stop_local_services
+    from app.services.serve import demo_key, print_banner, serve
+
+    started = start_local_services(settings)
+    try:
+        key = asyncio.run(demo_key(settings))
+        print_banner(settings, key)
+        serve(settings)
+    finally:
+        stop_local_services(settings, only=started)
+    return 0
+
+
+def _serve(settings: Settings, args: argparse.Namespace) -> int:
+    from app.services.serve import serve
+
+    serve(settings)
+    return 0
+
+
+def _services(settings: Settings, args: argparse.Namespace) -> int:
+    from app.services.local import start_local_services, stop_local_services
+
+    if args.action == "start":
+        start_local_services(settings)
+    else:
+        stop_local_services(settings)
+    return 0
+
+
+def _migrate(settings: Settings, args: argparse.Namespace) -> int:
+    from app.services.admin import run_migrations
+
+    report = asyncio.run(run_migrations(settings))
+    print(f"applied {report.applied or 'nothing'}; schema version {report.current_version}")
+    return 0
+
+
+def _create_key(settings: Settings, args: argparse.Namespace) -> int:
+    from app.model.enums import Role
+    from app.services.admin import create_key
+
+    issued = asyncio.run(
+        create_key(settings, client=args.client, role=Role(args.role), agent_name=args.agent_name)
+    )
+    print(f"client_id={issued.principal.client_id} role={args.role} key_id={issued.key_id}")
+    print(issued.secret)
+    return 0
+
+
+def _bench(settings: Settings, args: argparse.Namespace) -> int:
+    script = REPO / "bench" / f"{args.name}.py"
+    if not script.exists():
+        available = sorted(p.stem for p in (REPO / "bench").glob("*.py") if p.stem[0] != "_")
+        print(f"no benchmark {args.name!r}; available: {', '.join(available)}", file=sys.stderr)
+        return 2
+    return subprocess.call([sys.executable, str(script), *args.passthrough], cwd=REPO)
+
+
+def _test(settings: Settings, args: argparse.Namespace) -> int:
+    from app.services.local import start_local_services, stop_local_services
+
+    started = start_local_services(settings)
+    try:
+        command = [sys.executable, "-m", "pytest", *args.passthrough]
+        return subprocess.call(command, cwd=REPO)
+    finally:
+        stop_local_services(settings, only=started)

@@ -1,0 +1,117 @@
+"""The Starlette application: one lifespan creates the shared clients and hands them on."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from neo4j import AsyncGraphDatabase
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+from starlette.types import Receive, Scope, Send
+from strawberry.asgi import GraphQL
+
+from app.api.context import RequestContext, Services
+from app.api.schema import build_schema
+from app.artifacts.store import ArtifactStore, make_client
+from app.auth import RequireApiKey
+from app.graph.executor import GraphExecutor, start_counting
+from app.graph.migrations import migrate
+from app.middleware import BodyLimit, RequestLog
+from app.retrieval.embedder import Embedder
+from app.settings import Settings
+
+log = logging.getLogger("app")
+
+
+class GraphQLApp(GraphQL[RequestContext, None]):
+    def __init__(self, services: Services) -> None:
+        super().__init__(build_schema(services.settings), graphql_ide="graphiql")
+        self.services = services
+
+    async def get_context(self, request: Any, response: Any) -> RequestContext:
+        return RequestContext(
+            request=request,
+            services=self.services,
+            principal=getattr(request.state, "principal", None),
+            round_trips=start_counting(),
+        )
+
+
+async def open_services(settings: Settings, *, apply_migrations: bool = True) -> Services:
+    driver = AsyncGraphDatabase.driver(
+        settings.neo4j_uri,
+        auth=(settings.neo4j_user, settings.neo4j_password.get_secret_value()),
+    )
+    await driver.verify_connectivity()
+    graph = GraphExecutor(driver, database=settings.neo4j_database)
+    if apply_migrations:
+        report = await migrate(graph)
+        log.info("schema at version %d", report.current_version)
+    artifacts = ArtifactStore(make_client(settings), bucket=settings.s3_bucket)
+    await artifacts.ensure_bucket()
+    embedder = Embedder(
+        model_name=settings.embedding_model, dimensions=settings.embedding_dimensions
+    )
+    return Services(settings=settings, graph=graph, artifacts=artifacts, embedder=embedder)
+
+
+async def healthz(request: Request) -> Response:
+    return JSONResponse({"status": "ok"})
+
+
+async def readyz(request: Request) -> Response:
+    services: Services = request.app.state.services
+    checks: dict[str, str] = {}
+    try:
+        await services.graph.read("RETURN 1 AS ok")
+        checks["neo4j"] = "ok"
+    except Exception as error:  # noqa: BLE001 - readiness reports any failure
+        checks["neo4j"] = f"error: {type(error).__name__}"
+    try:
+        bucket = services.artifacts.bucket
+        exists = await asyncio.to_thread(services.artifacts.client.bucket_exists, bucket)
+        checks["s3"] = "ok" if exists else f"error: bucket {bucket} missing"
+    except Exception as error:  # noqa: BLE001
+        checks["s3"] = f"error: {type(error).__name__}"
+    ready = all(value == "ok" for value in checks.values())
+    details = {"embedder": "loaded" if services.embedder.loaded else "lazy (not loaded yet)"}
+    body = {"status": "ready" if ready else "not ready", "checks": checks, "details": details}
+    return JSONResponse(body, status_code=200 if ready else 503)
+
+
+class GraphQLEndpoint:
+    """An ASGI endpoint (so /graphql needs no trailing slash) that defers to the lifespan's app."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await scope["app"].state.graphql(scope, receive, send)
+
+
+def create_app(settings: Settings) -> Starlette:
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        services = await open_services(settings)
+        app.state.services = services
+        graphql = GraphQLApp(services)
+        app.state.graphql = RequireApiKey(graphql, graph=services.graph)
+        try:
+            yield
+        finally:
+            await services.graph.driver.close()
+
+    app = Starlette(
+        routes=[
+            Route("/healthz", healthz),
+            Route("/readyz", readyz),
+            Route("/graphql", GraphQLEndpoint(), methods=["GET", "POST"]),
+        ],
+        lifespan=lifespan,
+    )
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(RequestLog)
+    return app

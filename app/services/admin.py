@@ -1,0 +1,55 @@
+"""One-shot administrative operations the CLI runs against the configured Neo4j."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from neo4j import AsyncGraphDatabase
+
+from app.domain.apikeys import IssuedKey, authenticate, issue_key
+from app.domain.clients import ensure_client
+from app.graph.executor import GraphExecutor
+from app.graph.migrations import MigrationReport, migrate
+from app.model.enums import Role
+from app.settings import Settings
+
+
+@asynccontextmanager
+async def connected(settings: Settings) -> AsyncIterator[GraphExecutor]:
+    driver = AsyncGraphDatabase.driver(
+        settings.neo4j_uri,
+        auth=(settings.neo4j_user, settings.neo4j_password.get_secret_value()),
+    )
+    try:
+        await driver.verify_connectivity()
+        yield GraphExecutor(driver, database=settings.neo4j_database)
+    finally:
+        await driver.close()
+
+
+async def run_migrations(settings: Settings) -> MigrationReport:
+    async with connected(settings) as graph:
+        return await migrate(graph)
+
+
+async def create_key(
+    settings: Settings, *, client: str, role: Role, agent_name: str | None
+) -> IssuedKey:
+    async with connected(settings) as graph:
+        await migrate(graph)
+        client_id = await ensure_client(graph, name=client)
+        return await issue_key(graph, client_id=client_id, role=role, agent_name=agent_name)
+
+
+async def reuse_or_issue_key(
+    settings: Settings, *, saved: str | None, client: str, role: Role, agent_name: str
+) -> str:
+    """The saved key if it still authenticates, else a fresh one for the same client."""
+    async with connected(settings) as graph:
+        await migrate(graph)
+        if saved and await authenticate(graph, secret=saved) is not None:
+            return saved
+        client_id = await ensure_client(graph, name=client)
+        issued = await issue_key(graph, client_id=client_id, role=role, agent_name=agent_name)
+        return issued.secret

@@ -1,0 +1,45 @@
+"""Starts and stops whichever of the local Neo4j and S3 servers the settings say we manage."""
+
+from __future__ import annotations
+
+import sys
+
+from app.services.neo4j_local import provision_neo4j, start_neo4j, stop_neo4j
+from app.services.s3_local import provision_s3, start_s3, stop_s3
+from app.settings import Settings
+
+
+def say(message: str) -> None:
+    print(f"[agentmem] {message}", file=sys.stderr, flush=True)
+
+
+def start_local_services(settings: Settings) -> list[str]:
+    """Provision (first run only) and start the managed servers.
+
+    Returns the servers this call started, so the caller stops only those and leaves alone
+    servers that were already running (another `up`, or `services start`).
+    """
+    started = []
+    if settings.manages_local_neo4j:
+        provision_neo4j(settings)
+        if start_neo4j(settings):
+            started.append("neo4j")
+    else:
+        say(f"using the Neo4j at {settings.neo4j_uri} (not managed here)")
+    if settings.manages_local_s3:
+        provision_s3(settings)
+        if start_s3(settings):
+            started.append("s3")
+    else:
+        say(f"using the S3 endpoint {settings.s3_endpoint} (not managed here)")
+    return started
+
+
+def stop_local_services(settings: Settings, only: list[str] | None = None) -> None:
+    """Stop the managed servers (or just those named in `only`)."""
+    if settings.manages_local_neo4j and (only is None or "neo4j" in only):
+        if stop_neo4j(settings):
+            say("stopped local Neo4j")
+    if settings.manages_local_s3 and (only is None or "s3" in only):
+        if stop_s3(settings):
+            say("stopped local S3 server")

@@ -1,0 +1,105 @@
+"""One settings object, read once at start-up from AGENTMEM_* variables and an optional .env."""
+
+from __future__ import annotations
+
+from functools import cached_property
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from pydantic import Field, SecretStr, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
+NEO4J_SCHEMES = frozenset({"bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc"})
+
+
+class Settings(BaseSettings):
+    """Every tunable of the service; see README "Configuration" for the variable names."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="AGENTMEM_", env_file=".env", extra="ignore", frozen=True
+    )
+
+    neo4j_uri: str = "bolt://127.0.0.1:7687"
+    neo4j_user: str = "neo4j"
+    neo4j_password: SecretStr = SecretStr("agentmem-local")
+    neo4j_database: str = "neo4j"
+    neo4j_http_port: int = Field(default=7474, ge=1, le=65535)
+    # None: start a local Neo4j exactly when neo4j_uri points at this machine.
+    local_neo4j: bool | None = None
+    neo4j_version: str = "2026.08.1"
+    neo4j_heap: str = "768m"
+    neo4j_pagecache: str = "512m"
+    java25_home: str = "/usr/lib/jvm/temurin-25-jdk-amd64"
+
+    s3_endpoint: str = "127.0.0.1:9000"
+    s3_access_key: str = "agentmem"
+    s3_secret_key: SecretStr = SecretStr("agentmem-local-secret")
+    s3_bucket: str = "agentmem"
+    s3_region: str = "us-east-1"
+    s3_secure: bool = False
+    local_s3: bool | None = None
+    s3proxy_version: str = "4.1.0"
+
+    embedding_model: str = "all-MiniLM-L6-v2"
+    embedding_dimensions: int = 384
+
+    api_host: str = "127.0.0.1"
+    api_port: int = Field(default=8000, ge=1, le=65535)
+    max_body_bytes: int = Field(default=1_000_000, ge=1024)
+    max_query_depth: int = Field(default=12, ge=2)
+    max_aliases: int = Field(default=30, ge=1)
+    max_tokens: int = Field(default=2_000, ge=50)
+    log_level: str = "INFO"
+
+    cache_dir: Path = Path.home() / ".cache" / "agentmem"
+
+    @field_validator("neo4j_uri")
+    @classmethod
+    def _known_scheme(cls, value: str) -> str:
+        scheme = urlsplit(value).scheme
+        if scheme not in NEO4J_SCHEMES:
+            raise ValueError(f"neo4j_uri scheme must be one of {sorted(NEO4J_SCHEMES)}")
+        return value
+
+    @field_validator("s3_endpoint")
+    @classmethod
+    def _host_and_port(cls, value: str) -> str:
+        if "://" in value or "/" in value:
+            raise ValueError(
+                "s3_endpoint is host[:port] without scheme or path, e.g. 127.0.0.1:9000"
+            )
+        return value
+
+    @cached_property
+    def neo4j_bolt_port(self) -> int:
+        return urlsplit(self.neo4j_uri).port or 7687
+
+    @cached_property
+    def s3_port(self) -> int:
+        _, _, port = self.s3_endpoint.rpartition(":")
+        return int(port) if port.isdigit() else (443 if self.s3_secure else 80)
+
+    @cached_property
+    def manages_local_neo4j(self) -> bool:
+        if self.local_neo4j is not None:
+            return self.local_neo4j
+        return urlsplit(self.neo4j_uri).hostname in LOOPBACK_HOSTS
+
+    @cached_property
+    def manages_local_s3(self) -> bool:
+        if self.local_s3 is not None:
+            return self.local_s3
+        return self.s3_endpoint.rpartition(":")[0] in LOOPBACK_HOSTS
+
+    @cached_property
+    def neo4j_home(self) -> Path:
+        return self.cache_dir / f"neo4j-{self.neo4j_version}"
+
+    @cached_property
+    def s3_data_dir(self) -> Path:
+        return self.cache_dir / "s3data"
+
+
+def load_settings() -> Settings:
+    return Settings()

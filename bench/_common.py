@@ -1,0 +1,92 @@
+"""Shared benchmark plumbing: timing, a printed table and a JSON report with machine facts."""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+RESULTS = Path(__file__).resolve().parent / "results"
+
+
+def timed(fn: Callable[[], Any], *, runs: int, warmup: int, label: str) -> list[float]:
+    """Milliseconds per call after `warmup` untimed calls, with a progress line on stderr."""
+    for _ in range(warmup):
+        fn()
+    samples = []
+    for n in range(runs):
+        started = time.perf_counter()
+        fn()
+        samples.append((time.perf_counter() - started) * 1000)
+        if (n + 1) % max(1, runs // 10) == 0:
+            print(f"\r  {label}: {n + 1}/{runs}", end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+    return samples
+
+
+def summary(samples: list[float]) -> dict[str, float]:
+    ordered = sorted(samples)
+    return {
+        "runs": len(samples),
+        "median_ms": round(statistics.median(ordered), 3),
+        "p99_ms": round(ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))], 3),
+        "mean_ms": round(statistics.fmean(ordered), 3),
+    }
+
+
+def machine() -> dict[str, Any]:
+    java = subprocess.run(["uname", "-r"], capture_output=True, text=True).stdout.strip()
+    return {
+        "platform": platform.platform(),
+        "kernel": java,
+        "python": platform.python_version(),
+        "cpus": os.cpu_count(),
+        "memory_gib": round(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30, 1),
+    }
+
+
+def versions(neo4j_server: str) -> dict[str, str]:
+    packages = ["neo4j", "strawberry-graphql", "starlette", "uvicorn", "minio"]
+    return {"neo4j_server": neo4j_server} | {p: metadata.version(p) for p in packages}
+
+
+def report(
+    name: str,
+    *,
+    sizes: dict[str, Any],
+    rows: dict[str, dict[str, float]],
+    ratios: dict[str, float],
+    neo4j_server: str,
+) -> Path:
+    width = max(len(k) for k in rows) + 2
+    print(f"\n{name}")
+    print(f"{'case'.ljust(width)}{'runs':>6}{'median ms':>12}{'p99 ms':>10}")
+    for case, stats in rows.items():
+        print(
+            f"{case.ljust(width)}{stats['runs']:>6}{stats['median_ms']:>12.3f}{stats['p99_ms']:>10.3f}"
+        )
+    for ratio, value in ratios.items():
+        print(f"ratio {ratio}: {value:.2f}")
+    RESULTS.mkdir(exist_ok=True)
+    path = RESULTS / f"{name}.json"
+    document = {
+        "benchmark": name,
+        "at": datetime.now(UTC).isoformat(timespec="seconds"),
+        "machine": machine(),
+        "versions": versions(neo4j_server),
+        "sizes": sizes,
+        "results": rows,
+        "ratios": ratios,
+    }
+    path.write_text(json.dumps(document, indent=2) + "\n")
+    print(f"wrote {path}")
+    return path

@@ -1,0 +1,69 @@
+"""The graph model is declared once; migrations, GraphQL types and the SDL are held to it."""
+
+import re
+from pathlib import Path
+
+import strawberry
+
+from app.api.plans.types import Plan as PlanType
+from app.api.schema import schema
+from app.graph.cypher_files import load_migrations, split_statements
+from app.graph.identifiers import Label
+from app.model.nodes import MODEL, Plan
+
+REPO = Path(__file__).resolve().parents[2]
+INTERNAL_PROPERTIES = {"client_id"}
+
+
+def all_statements() -> str:
+    return "\n".join(s for m in load_migrations() for s in m.statements)
+
+
+def test_every_model_label_is_in_the_label_enum() -> None:
+    assert {cls.__name__ for cls in MODEL} <= {label.value for label in Label}
+
+
+def test_every_model_label_has_unique_id_and_client_index() -> None:
+    text = all_statements()
+    for cls in MODEL:
+        label = cls.__name__
+        assert re.search(rf"FOR \(n:{label}\) REQUIRE n\.id IS UNIQUE", text), label
+        assert re.search(rf"FOR \(n:{label}\) ON \(n\.client_id[,)]", text), label
+
+
+def test_unique_properties_of_the_model_have_constraints() -> None:
+    text = all_statements()
+    for cls in MODEL:
+        for name, prop in cls.defined_properties(rels=False).items():
+            if prop.unique_index:
+                assert re.search(rf"\(n:{cls.__name__}\) REQUIRE n\.{name} IS UNIQUE", text), (
+                    f"{cls.__name__}.{name}"
+                )
+
+
+def test_graphql_plan_type_exposes_the_model_properties() -> None:
+    fields = {f.python_name for f in PlanType.__strawberry_definition__.fields}
+    model = set(Plan.defined_properties(rels=False)) - INTERNAL_PROPERTIES
+    assert fields == model
+
+
+def test_statement_splitting() -> None:
+    text = "// note\nCREATE INDEX a IF NOT EXISTS\nFOR (n:X) ON (n.y);\n\nRETURN 1;\n"
+    assert split_statements(text) == (
+        "CREATE INDEX a IF NOT EXISTS\nFOR (n:X) ON (n.y)",
+        "RETURN 1",
+    )
+
+
+def test_checked_in_schema_graphql_is_current() -> None:
+    checked_in = (REPO / "schema.graphql").read_text(encoding="utf-8")
+    assert checked_in == schema.as_str() + "\n", (
+        "schema.graphql is stale: run `bash app/services/env.sh export-schema`"
+    )
+
+
+def test_schema_has_the_first_slice() -> None:
+    assert isinstance(schema, strawberry.Schema)
+    sdl = schema.as_str()
+    for name in ["createPlan", "updatePlan", "transitionPlan", "plans(", "totalCount"]:
+        assert name in sdl
