@@ -4,7 +4,7 @@
 # so every clone and CI reuse it; a new machine builds it from nothing.
 set -euo pipefail
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-CACHE="${AGENTMEM_CACHE:-$HOME/.cache/agentmem}"
+CACHE="${AGENTMEM_CACHE_DIR:-$HOME/.cache/agentmem}"
 PYTHON="${AGENTMEM_PYTHON:-python3.11}"
 command -v "$PYTHON" >/dev/null || PYTHON=python3
 KEY="$("$PYTHON" - "$REPO/pyproject.toml" <<'PY'
@@ -33,7 +33,7 @@ fi
 export PATH="$VENV/bin:$PATH"
 export PYTHONPATH="$REPO${PYTHONPATH:+:$PYTHONPATH}"
 export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1
-export AGENTMEM_CACHE="$CACHE"
+export AGENTMEM_CACHE_DIR="$CACHE"
 cd "$REPO"
 if [ "$#" -eq 0 ]; then exec python -m app --help; fi
 if [ "$1" = "--venv" ]; then echo "$VENV"; exit 0; fi
