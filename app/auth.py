@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import time
 
+from graphql import FieldNode, GraphQLError, OperationDefinitionNode, parse
 from starlette.requests import Request
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.domain.apikeys import authenticate, hash_secret
 from app.domain.principal import Principal
@@ -32,7 +34,39 @@ def presented_key(request: Request) -> str | None:
 
 
 def wants_ide(request: Request) -> bool:
-    return request.method == "GET" and "text/html" in request.headers.get("accept", "")
+    """The GraphiQL page itself (strawberry executes a GET that carries a query instead)."""
+    return (
+        request.method == "GET"
+        and "text/html" in request.headers.get("accept", "")
+        and "query" not in request.query_params
+    )
+
+
+def only_introspection(body: bytes) -> bool:
+    """True for a POST whose every operation selects only `__schema`, `__type`, `__typename`.
+
+    The schema is public (schema.graphql is published), and GraphiQL introspects before the
+    user has pasted a key; nothing else is answered without one.
+    """
+    try:
+        document = parse(json.loads(body)["query"])
+    except (ValueError, KeyError, TypeError, GraphQLError):
+        return False
+    operations = [d for d in document.definitions if isinstance(d, OperationDefinitionNode)]
+    if not operations or len(operations) != len(document.definitions):
+        return False
+    return all(
+        isinstance(selection, FieldNode) and selection.name.value.startswith("__")
+        for operation in operations
+        for selection in operation.selection_set.selections
+    )
+
+
+def _replay(body: bytes) -> Receive:
+    async def receive() -> Message:
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    return receive
 
 
 class KeyCache:
@@ -61,12 +95,17 @@ class RequireApiKey:
         self.cache = KeyCache()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        request = Request(scope)
+        request = Request(scope, receive)
         if wants_ide(request):
             await self.app(scope, receive, send)
             return
         principal = await self._principal(presented_key(request))
         if principal is None:
+            if request.method == "POST":
+                body = await request.body()
+                if only_introspection(body):
+                    await self.app(scope, _replay(body), send)
+                    return
             await send_json(send, 401, UNAUTHENTICATED)
             return
         scope.setdefault("state", {})["principal"] = principal

@@ -64,11 +64,13 @@ def _export_schema(output: Path) -> int:
 
 
 def _up(settings: Settings, args: argparse.Namespace) -> int:
+    from app.services.graphiql_assets import provision_graphiql_assets
     from app.services.local import start_local_services, stop_local_services
     from app.services.serve import demo_key, print_banner, serve
 
     started = start_local_services(settings)
     try:
+        provision_graphiql_assets(settings)
         key = asyncio.run(demo_key(settings))
         print_banner(settings, key)
         serve(settings)
@@ -78,8 +80,10 @@ def _up(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def _serve(settings: Settings, args: argparse.Namespace) -> int:
+    from app.services.graphiql_assets import provision_graphiql_assets
     from app.services.serve import serve
 
+    provision_graphiql_assets(settings)
     serve(settings)
     return 0
 
@@ -124,9 +128,11 @@ def _bench(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def _test(settings: Settings, args: argparse.Namespace) -> int:
+    from app.services.graphiql_assets import provision_graphiql_assets
     from app.services.local import start_local_services, stop_local_services
 
     started = start_local_services(settings)
+    provision_graphiql_assets(settings)
     try:
         command = [sys.executable, "-m", "pytest", *args.passthrough]
         return subprocess.call(command, cwd=REPO)

@@ -12,7 +12,8 @@ from neo4j import AsyncGraphDatabase
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import Route
+from starlette.routing import BaseRoute, Mount, Route
+from starlette.staticfiles import StaticFiles
 from starlette.types import Receive, Scope, Send
 from strawberry.asgi import GraphQL
 
@@ -24,15 +25,22 @@ from app.graph.executor import GraphExecutor, start_counting
 from app.graph.migrations import migrate
 from app.middleware import BodyLimit, RequestLog
 from app.retrieval.embedder import Embedder
+from app.services.graphiql_assets import LOCAL_PREFIX, local_assets, localised
 from app.settings import Settings
 
 log = logging.getLogger("app")
 
 
 class GraphQLApp(GraphQL[RequestContext, None]):
-    def __init__(self, services: Services) -> None:
+    def __init__(self, services: Services, *, local_ide_assets: bool) -> None:
         super().__init__(build_schema(services.settings), graphql_ide="graphiql")
         self.services = services
+        self.local_ide_assets = local_ide_assets
+
+    @property
+    def graphql_ide_html(self) -> str:
+        html = super().graphql_ide_html
+        return localised(html) if self.local_ide_assets else html
 
     async def get_context(self, request: Any, response: Any) -> RequestContext:
         return RequestContext(
@@ -93,23 +101,28 @@ class GraphQLEndpoint:
 
 
 def create_app(settings: Settings) -> Starlette:
+    ide_assets = local_assets(settings)
+
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         services = await open_services(settings)
         app.state.services = services
-        graphql = GraphQLApp(services)
+        graphql = GraphQLApp(services, local_ide_assets=ide_assets is not None)
         app.state.graphql = RequireApiKey(graphql, graph=services.graph)
         try:
             yield
         finally:
             await services.graph.driver.close()
 
+    routes: list[BaseRoute] = [
+        Route("/healthz", healthz),
+        Route("/readyz", readyz),
+        Route("/graphql", GraphQLEndpoint(), methods=["GET", "POST"]),
+    ]
+    if ide_assets is not None:
+        routes.append(Mount(LOCAL_PREFIX.rstrip("/"), app=StaticFiles(directory=ide_assets)))
     app = Starlette(
-        routes=[
-            Route("/healthz", healthz),
-            Route("/readyz", readyz),
-            Route("/graphql", GraphQLEndpoint(), methods=["GET", "POST"]),
-        ],
+        routes=routes,
         lifespan=lifespan,
     )
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import httpx
@@ -128,6 +129,20 @@ def test_missing_or_wrong_api_key_is_401(api_url: str) -> None:
         assert response.json()["errors"][0]["extensions"]["code"] == "UNAUTHENTICATED"
 
 
+def test_introspection_needs_no_key_but_nothing_else_passes(api_url: str) -> None:
+    schema = httpx.post(f"{api_url}/graphql", json={"query": "{ __schema { queryType { name } } }"})
+    assert schema.status_code == 200
+    assert schema.json()["data"]["__schema"]["queryType"]["name"] == "Query"
+    mixed = httpx.post(f"{api_url}/graphql", json={"query": "{ __typename viewer { clientId } }"})
+    assert mixed.status_code == 401
+    via_get = httpx.get(
+        f"{api_url}/graphql",
+        params={"query": "{ plans { totalCount } }"},
+        headers={"Accept": "text/html"},
+    )
+    assert via_get.status_code == 401
+
+
 def test_key_identifies_client_and_role(alice: Caller) -> None:
     viewer = alice.data("{ viewer { clientId role agentName } }")["viewer"]
     assert viewer == {"clientId": alice.client_id, "role": "AGENT", "agentName": "tester"}
@@ -209,3 +224,14 @@ def test_health_ready_and_graphiql(api_url: str) -> None:
     page = httpx.get(f"{api_url}/graphql", headers={"Accept": "text/html"})
     assert page.status_code == 200 and "graphiql" in page.text.lower()
     assert page.headers["x-request-id"]
+
+
+def test_graphiql_assets_are_served_locally(api_url: str) -> None:
+    # `bash app/services/env.sh test` fetches them from the npm registry before the suite runs.
+    page = httpx.get(f"{api_url}/graphql", headers={"Accept": "text/html"}).text
+    assert "unpkg.com" not in page
+    assets = re.findall(r'(?:src|href)="(/graphiql-assets/[^"]+)"', page)
+    assert len(assets) >= 5
+    for asset in assets:
+        response = httpx.get(f"{api_url}{asset}")
+        assert response.status_code == 200 and response.content, asset

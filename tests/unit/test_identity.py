@@ -49,3 +49,20 @@ def test_roles_gate_writes() -> None:
     with pytest.raises(Forbidden, match="analyst"):
         analyst.require_writer()
     Principal(client_id=new_id(), role=Role.AGENT, key_id=new_id()).require_writer()
+
+
+def test_only_pure_introspection_passes_without_a_key() -> None:
+    import json
+
+    from app.auth import only_introspection
+
+    def body(query: str) -> bytes:
+        return json.dumps({"query": query}).encode()
+
+    assert only_introspection(body("query IntrospectionQuery { __schema { types { name } } }"))
+    assert only_introspection(body("{ __typename }"))
+    assert not only_introspection(body("{ __typename viewer { clientId } }"))
+    assert not only_introspection(body("{ __schema { types { name } } } mutation { x }"))
+    assert not only_introspection(body("{ plans { totalCount } }"))
+    assert not only_introspection(b"not json")
+    assert not only_introspection(body("{ __schema "))

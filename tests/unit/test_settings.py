@@ -6,6 +6,16 @@ from pydantic import ValidationError
 from app.settings import Settings
 
 
+@pytest.fixture(autouse=True)
+def clean_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Settings tests see only the variables they set, not the caller's AGENTMEM_* ones."""
+    import os
+
+    for name in list(os.environ):
+        if name.startswith("AGENTMEM_"):
+            monkeypatch.delenv(name)
+
+
 def test_defaults_point_at_local_servers(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.chdir(tmp_path)
     settings = Settings()
