@@ -15,6 +15,8 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+import httpx
+
 RESULTS = Path(__file__).resolve().parent / "results"
 
 
@@ -44,14 +46,36 @@ def summary(samples: list[float]) -> dict[str, float]:
 
 
 def machine() -> dict[str, Any]:
-    java = subprocess.run(["uname", "-r"], capture_output=True, text=True).stdout.strip()
     return {
         "platform": platform.platform(),
-        "kernel": java,
+        "processor": _cpu_model(),
         "python": platform.python_version(),
         "cpus": os.cpu_count(),
         "memory_gib": round(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30, 1),
     }
+
+
+def _cpu_model() -> str:
+    for line in Path("/proc/cpuinfo").read_text().splitlines():
+        if line.startswith("model name"):
+            return line.split(":", 1)[1].strip()
+    return platform.processor()
+
+
+def serve_api(port: int) -> subprocess.Popen[bytes]:
+    """The API as its own process (as in production), answering on `port` once this returns."""
+    repo = Path(__file__).resolve().parents[1]
+    env = os.environ | {"AGENTMEM_API_PORT": str(port), "AGENTMEM_LOG_LEVEL": "WARNING"}
+    server = subprocess.Popen([sys.executable, "-m", "app", "serve"], cwd=repo, env=env)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
+                return server
+        except httpx.HTTPError:
+            time.sleep(0.2)
+    server.terminate()
+    raise RuntimeError(f"the API did not answer on port {port} within 60 s")
 
 
 def versions(neo4j_server: str) -> dict[str, str]:

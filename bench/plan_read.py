@@ -8,36 +8,21 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
-import threading
-import time
 from pathlib import Path
 
 import httpx
-import uvicorn
 from neo4j import GraphDatabase
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from app.http import create_app  # noqa: E402
 from app.model.enums import Role  # noqa: E402
 from app.services.admin import create_key  # noqa: E402
 from app.settings import load_settings  # noqa: E402
-from bench._common import report, summary, timed  # noqa: E402
+from bench._common import report, serve_api, summary, timed  # noqa: E402
 
 HAND_WRITTEN = "MATCH (p:Plan {id: $id, client_id: $client_id}) RETURN p {.*} AS plan"
 GRAPHQL = "query($id: ID!) { plan(id: $id) { id name status summary createdAt updatedAt } }"
 CREATE = "mutation($i: CreatePlanInput!) { createPlan(input: $i) { id } }"
-
-
-def serve_in_thread(port: int) -> uvicorn.Server:
-    config = uvicorn.Config(
-        create_app(load_settings()), host="127.0.0.1", port=port, log_level="warning"
-    )
-    server = uvicorn.Server(config)
-    threading.Thread(target=server.run, daemon=True).start()
-    while not server.started:
-        time.sleep(0.05)
-    return server
 
 
 def main() -> None:
@@ -50,7 +35,7 @@ def main() -> None:
     issued = asyncio.run(
         create_key(settings, client="bench-plan-read", role=Role.AGENT, agent_name="bench")
     )
-    server = serve_in_thread(args.port)
+    server = serve_api(args.port)
     http = httpx.Client(
         base_url=f"http://127.0.0.1:{args.port}",
         headers={"Authorization": f"Bearer {issued.secret}"},
@@ -60,7 +45,8 @@ def main() -> None:
     for n in range(args.plans):
         body = http.post("/graphql", json={"query": CREATE, "variables": {"i": plan_inputs}}).json()
         ids.append(body["data"]["createPlan"]["id"])
-        print(f"\r  seeding plans: {n + 1}/{args.plans}", end="", file=sys.stderr)
+        if (n + 1) % max(1, args.plans // 10) == 0:
+            print(f"\r  seeding plans: {n + 1}/{args.plans}", end="", file=sys.stderr)
     print(file=sys.stderr)
     target = ids[len(ids) // 2]
     auth = (settings.neo4j_user, settings.neo4j_password.get_secret_value())
@@ -89,7 +75,8 @@ def main() -> None:
                 timed(graphql, runs=args.runs, warmup=50, label="graphql")
             ),
         }
-    server.should_exit = True
+    server.terminate()
+    server.wait(timeout=30)
     ratio = (
         rows["HTTP GraphQL plan(id)"]["median_ms"]
         / rows["driver, hand-written Cypher"]["median_ms"]

@@ -8,7 +8,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from neo4j import AsyncDriver, AsyncManagedTransaction, RoutingControl
+from neo4j import READ_ACCESS, WRITE_ACCESS, AsyncDriver, AsyncManagedTransaction
 
 T = TypeVar("T")
 Record = dict[str, Any]
@@ -62,18 +62,21 @@ class GraphExecutor:
         self.database = database
 
     async def read(self, query: str, params: Mapping[str, Any] | None = None) -> list[Record]:
-        _count(query)
-        records, _, _ = await self.driver.execute_query(
-            query, dict(params or {}), database_=self.database, routing_=RoutingControl.READ
-        )
-        return [record.data() for record in records]
+        return await self._auto_commit(query, params, READ_ACCESS)
 
     async def write(self, query: str, params: Mapping[str, Any] | None = None) -> list[Record]:
+        return await self._auto_commit(query, params, WRITE_ACCESS)
+
+    async def _auto_commit(
+        self, query: str, params: Mapping[str, Any] | None, access_mode: str
+    ) -> list[Record]:
+        # A plain session run is measurably cheaper per call than driver.execute_query.
         _count(query)
-        records, _, _ = await self.driver.execute_query(
-            query, dict(params or {}), database_=self.database, routing_=RoutingControl.WRITE
-        )
-        return [record.data() for record in records]
+        async with self.driver.session(
+            database=self.database, default_access_mode=access_mode
+        ) as session:
+            result = await session.run(query, dict(params or {}))
+            return [record.data() for record in await result.fetch(1_000_000)]
 
     async def in_transaction(self, work: Callable[[Tx], Awaitable[T]]) -> T:
         """Run `work` in one write transaction: it commits if `work` returns, else rolls back."""
