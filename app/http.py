@@ -16,8 +16,11 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import Receive, Scope, Send
 from strawberry.asgi import GraphQL
+from strawberry.http import GraphQLHTTPResponse
+from strawberry.types import ExecutionResult
 
 from app.api.context import RequestContext, Services
+from app.api.errors import shaped
 from app.api.schema import build_schema
 from app.artifacts.store import ArtifactStore, make_client
 from app.auth import RequireApiKey
@@ -41,6 +44,11 @@ class GraphQLApp(GraphQL[RequestContext, None]):
     def graphql_ide_html(self) -> str:
         html = super().graphql_ide_html
         return localised(html) if self.local_ide_assets else html
+
+    async def process_result(self, request: Any, result: ExecutionResult) -> GraphQLHTTPResponse:
+        if result.errors:
+            result.errors = [shaped(error) for error in result.errors]
+        return await super().process_result(request, result)
 
     async def get_context(self, request: Any, response: Any) -> RequestContext:
         return RequestContext(

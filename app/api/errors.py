@@ -17,6 +17,8 @@ MASKED_MESSAGE = "Unexpected error; it was logged. Report the request id to the 
 
 def shaped(error: GraphQLError) -> GraphQLError:
     original = error.original_error
+    if original is None and "code" in (error.extensions or {}):
+        return error
     if original is None or isinstance(original, GraphQLError):
         # Parse, validation, variable coercion and limiter errors say what to fix already.
         return _with_code(error, "GRAPHQL_VALIDATION", {})
@@ -41,7 +43,9 @@ def _with_code(
 
 
 class ErrorShaping(SchemaExtension):
-    """Gives every error in the response a `code` in its extensions."""
+    """Gives every error of an executed operation a `code` (the HTTP view also shapes errors
+    raised before execution, such as parse errors, which never reach this extension's result).
+    """
 
     def on_operation(self) -> Iterator[None]:
         yield

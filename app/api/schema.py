@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import strawberry
+from graphql import GraphQLError
 from strawberry.extensions import (
     AddValidationRules,
     MaxAliasesLimiter,
@@ -44,6 +47,11 @@ Query = merge_types("Query", (ViewerQueries, PlanQueries))
 Mutation = merge_types("Mutation", (PlanMutations,))
 
 
+class Schema(strawberry.Schema):
+    def process_errors(self, errors: list[GraphQLError], execution_context: Any = None) -> None:
+        """Expected errors are answers, not incidents; `shaped` logs the unexpected ones."""
+
+
 def build_schema(settings: Settings) -> strawberry.Schema:
     # The limit rules are built once so that every request validates with the same rule
     # classes; only then does the validation cache hit (validation dominates small requests).
@@ -51,7 +59,7 @@ def build_schema(settings: Settings) -> strawberry.Schema:
         *QueryDepthLimiter(max_depth=settings.max_query_depth).validation_rules,
         *MaxAliasesLimiter(max_alias_count=settings.max_aliases).validation_rules,
     ]
-    return strawberry.Schema(
+    return Schema(
         query=Query,
         mutation=Mutation,
         extensions=[
