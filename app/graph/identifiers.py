@@ -1,30 +1,36 @@
-"""Labels and relationship types come from closed enums; nothing else is spliced into Cypher."""
+"""Labels and relationship types come from closed enums; nothing else is spliced into Cypher.
+
+Both enums are generated from the one declaration of the graph model (app/model/nodes.py).
+"""
 
 from __future__ import annotations
 
 import re
 from enum import StrEnum
 
+from app.model.nodes import MODEL
+
 IDENTIFIER_PATTERN = re.compile(r"^[A-Z][A-Za-z0-9_]{0,62}$")
 
 
-class Label(StrEnum):
-    CLIENT = "Client"
-    API_KEY = "ApiKey"
-    PLAN = "Plan"
+def _relationship_types() -> list[str]:
+    found = {"HAS_KEY"}
+    for cls in MODEL:
+        for relationship in cls.defined_properties(properties=False, aliases=False).values():
+            found.add(relationship.definition["relation_type"])
+    return sorted(found)
 
 
-class RelType(StrEnum):
-    HAS_KEY = "HAS_KEY"
-    OWNS = "OWNS"
+Label = StrEnum("Label", {cls.__name__.upper(): cls.__name__ for cls in MODEL})  # type: ignore[misc]
+RelType = StrEnum("RelType", {name: name for name in _relationship_types()})  # type: ignore[misc]
 
 
-def cypher_label(label: Label | str) -> str:
+def cypher_label(label: StrEnum | str) -> str:
     """The label as it may appear in query text; anything outside the enum is refused."""
     return _checked(Label(label).value)
 
 
-def cypher_rel_type(rel_type: RelType | str) -> str:
+def cypher_rel_type(rel_type: StrEnum | str) -> str:
     return _checked(RelType(rel_type).value)
 
 

@@ -41,3 +41,107 @@ class Platform(StrEnum):
 class CreatedBy(StrEnum):
     HUMAN = "human"
     AGENT = "agent"
+
+
+class PlanNodeType(StrEnum):
+    OBJECTIVE = "objective"
+    CAMPAIGN = "campaign"
+    BLUEPRINT_INSTANCE = "blueprint_instance"
+    POST_INTENT = "post_intent"
+    ASSET_REQUIREMENT = "asset_requirement"
+    APPROVAL_GATE = "approval_gate"
+    PUBLISH_JOB = "publish_job"
+
+
+class PlanNodeStatus(StrEnum):
+    PENDING = "pending"
+    READY = "ready"
+    BLOCKED = "blocked"
+    FAILED = "failed"
+    COMPLETE = "complete"
+
+
+class PlanEdgeType(StrEnum):
+    """Each value is also the relationship type of the edge in the graph (upper-cased)."""
+
+    DEPENDS_ON = "depends_on"
+    PRODUCES = "produces"
+    REFINES = "refines"
+    REQUIRES_APPROVAL = "requires_approval"
+    SCHEDULED_FOR = "scheduled_for"
+
+
+class AssetType(StrEnum):
+    COPY = "copy"
+    IMAGE = "image"
+    VIDEO_CLIP = "video_clip"
+    VIDEO_SEQUENCE = "video_sequence"
+    CAROUSEL = "carousel"
+    STORY = "story"
+    REEL = "reel"
+    CAPTION_PACK = "caption_pack"
+    HASHTAG_PACK = "hashtag_pack"
+    VSL_SEGMENT_PACK = "vsl_segment_pack"
+
+
+class AssetStatus(StrEnum):
+    DRAFT = "draft"
+    GENERATED = "generated"
+    EDITED = "edited"
+    APPROVED = "approved"
+    PUBLISHED = "published"
+    RETIRED = "retired"
+
+
+class VariantFormat(StrEnum):
+    FEED_POST = "feed_post"
+    REEL = "reel"
+    STORY = "story"
+    SHORT = "short"
+    LONG = "long"
+    SKOOL_POST = "skool_post"
+    COMMENT_REPLY = "comment_reply"
+    DM_MESSAGE = "dm_message"
+
+
+class VariantStatus(StrEnum):
+    PENDING = "pending"
+    READY = "ready"
+    FAILED = "failed"
+    APPROVED = "approved"
+    PUBLISHED = "published"
+
+
+class TaskClass(StrEnum):
+    LLM_CREATOR = "llm.creator"
+    IMAGE_GEN = "image.gen"
+    VIDEO_GEN = "video.gen"
+    AVATAR_GEN = "avatar.gen"
+
+
+class ApprovalStatus(StrEnum):
+    PENDING = "pending"
+    APPROVED = "approved"
+    REJECTED = "rejected"
+
+
+class PackageStatus(StrEnum):
+    QUEUED = "queued"
+    SCHEDULED = "scheduled"
+    PUBLISHING = "publishing"
+    PUBLISHED = "published"
+    FAILED = "failed"
+
+
+class PublishRunStatus(StrEnum):
+    RUNNING = "running"
+    SUCCEEDED = "succeeded"
+    FAILED = "failed"
+
+
+class EvidenceKind(StrEnum):
+    SCREENSHOT = "screenshot"
+    LOG = "log"
+    DOM_SNAPSHOT = "dom_snapshot"
+    RESPONSE = "response"
+    OTHER = "other"

@@ -1,0 +1,28 @@
+// Plan graph, asset graph and publishing (seed 000, sections 3 and 4).
+CREATE CONSTRAINT plannode_id_unique IF NOT EXISTS FOR (n:PlanNode) REQUIRE n.id IS UNIQUE;
+CREATE CONSTRAINT snapshot_id_unique IF NOT EXISTS FOR (n:ConstraintsSnapshot) REQUIRE n.id IS UNIQUE;
+CREATE CONSTRAINT asset_id_unique IF NOT EXISTS FOR (n:Asset) REQUIRE n.id IS UNIQUE;
+CREATE CONSTRAINT variant_id_unique IF NOT EXISTS FOR (n:AssetVariant) REQUIRE n.id IS UNIQUE;
+CREATE CONSTRAINT variant_checksum_per_client IF NOT EXISTS FOR (n:AssetVariant) REQUIRE (n.client_id, n.checksum) IS UNIQUE;
+CREATE CONSTRAINT prompt_id_unique IF NOT EXISTS FOR (n:PromptArtifact) REQUIRE n.id IS UNIQUE;
+CREATE CONSTRAINT approval_id_unique IF NOT EXISTS FOR (n:ApprovalRecord) REQUIRE n.id IS UNIQUE;
+CREATE CONSTRAINT package_id_unique IF NOT EXISTS FOR (n:PublishPackage) REQUIRE n.id IS UNIQUE;
+CREATE CONSTRAINT run_id_unique IF NOT EXISTS FOR (n:PublishRun) REQUIRE n.id IS UNIQUE;
+CREATE CONSTRAINT evidence_id_unique IF NOT EXISTS FOR (n:EvidenceArtifact) REQUIRE n.id IS UNIQUE;
+CREATE INDEX plannode_client_created IF NOT EXISTS FOR (n:PlanNode) ON (n.client_id, n.created_at);
+CREATE INDEX plannode_plan IF NOT EXISTS FOR (n:PlanNode) ON (n.plan_id);
+CREATE INDEX snapshot_client_created IF NOT EXISTS FOR (n:ConstraintsSnapshot) ON (n.client_id, n.created_at);
+CREATE INDEX asset_client_created IF NOT EXISTS FOR (n:Asset) ON (n.client_id, n.created_at);
+CREATE INDEX asset_blueprint IF NOT EXISTS FOR (n:Asset) ON (n.source_blueprint_instance_id);
+CREATE INDEX variant_client_created IF NOT EXISTS FOR (n:AssetVariant) ON (n.client_id, n.created_at);
+CREATE INDEX variant_asset IF NOT EXISTS FOR (n:AssetVariant) ON (n.asset_id);
+CREATE INDEX prompt_client_created IF NOT EXISTS FOR (n:PromptArtifact) ON (n.client_id, n.created_at);
+CREATE INDEX approval_client_created IF NOT EXISTS FOR (n:ApprovalRecord) ON (n.client_id, n.created_at);
+CREATE INDEX approval_asset IF NOT EXISTS FOR (n:ApprovalRecord) ON (n.asset_id);
+CREATE INDEX approval_variant IF NOT EXISTS FOR (n:ApprovalRecord) ON (n.variant_id);
+CREATE INDEX package_client_created IF NOT EXISTS FOR (n:PublishPackage) ON (n.client_id, n.created_at);
+CREATE INDEX package_plan IF NOT EXISTS FOR (n:PublishPackage) ON (n.plan_id);
+CREATE INDEX run_client_created IF NOT EXISTS FOR (n:PublishRun) ON (n.client_id, n.created_at);
+CREATE INDEX run_package IF NOT EXISTS FOR (n:PublishRun) ON (n.package_id);
+CREATE INDEX evidence_client_created IF NOT EXISTS FOR (n:EvidenceArtifact) ON (n.client_id, n.created_at);
+CREATE INDEX evidence_run IF NOT EXISTS FOR (n:EvidenceArtifact) ON (n.run_id);
