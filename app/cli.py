@@ -28,6 +28,11 @@ def _parser() -> argparse.ArgumentParser:
     key.add_argument("--client", required=True, help="client name; created if new")
     key.add_argument("--role", default="agent", choices=["agent", "reviewer", "analyst", "admin"])
     key.add_argument("--agent-name", default=None)
+    demo = commands.add_parser("demo", help="generate a realistic demo client (plans, assets...)")
+    demo.add_argument("--client", required=True, help="client name; created if new")
+    demo.add_argument("--plans", type=int, required=True, help="plans (~107 nodes each)")
+    demo.add_argument("--seed", type=int, default=7)
+    demo.add_argument("--no-artifacts", action="store_true", help="store nothing in S3")
     bench = commands.add_parser("bench", help="run a benchmark from bench/")
     bench.add_argument("name", help="benchmark name, e.g. plan_read")
     commands.add_parser("test", help="start local services and run the whole test suite")
@@ -49,6 +54,7 @@ def main(argv: list[str] | None = None) -> int:
         "services": _services,
         "migrate": _migrate,
         "create-key": _create_key,
+        "demo": _demo,
         "bench": _bench,
         "test": _test,
     }
@@ -115,6 +121,43 @@ def _create_key(settings: Settings, args: argparse.Namespace) -> int:
     )
     print(f"client_id={issued.principal.client_id} role={args.role} key_id={issued.key_id}")
     print(issued.secret)
+    return 0
+
+
+def _demo(settings: Settings, args: argparse.Namespace) -> int:
+    from app.domain.errors import AppError
+    from app.services.demo import run_demo
+
+    if args.plans < 1:
+        print("--plans must be at least 1", file=sys.stderr)
+        return 2
+    try:
+        summary = asyncio.run(
+            run_demo(
+                settings,
+                client=args.client,
+                plans=args.plans,
+                seed=args.seed,
+                with_artifacts=not args.no_artifacts,
+            )
+        )
+    except AppError as error:
+        print(f"demo: {error}", file=sys.stderr)
+        return 1
+    print(
+        f"client {args.client} (client_id={summary.client_id}), seed {args.seed}: "
+        f"{summary.plans} plans, {summary.nodes:,} nodes, {summary.relationships:,} relationships, "
+        f"{summary.uploads:,} S3 objects in {summary.seconds:.1f} s "
+        f"({summary.nodes_per_second:,.0f} nodes/s; S3 {summary.upload_seconds:.1f} s, "
+        f"Neo4j {summary.graph_seconds:.1f} s)"
+    )
+    print("  " + ", ".join(f"{label} {count:,}" for label, count in summary.nodes_by_label.items()))
+    samples = summary.samples
+    print(
+        f"  samples: plan {samples.plan_id}, blueprint node {samples.blueprint_node_id}, "
+        f"package {samples.package_id}, published variant {samples.published_variant_id}"
+    )
+    print(f"API key: bash app/services/env.sh create-key --client {args.client} --role analyst")
     return 0
 
 

@@ -16,10 +16,13 @@ from strawberry.extensions import (
 )
 from strawberry.tools import merge_types
 
+from app.api.assets.mutations import AssetMutations
 from app.api.context import Info
 from app.api.errors import ErrorShaping
+from app.api.graph_queries import GraphQueries
+from app.api.lineage import LineageQueries
+from app.api.plan_graph.mutations import PlanGraphMutations
 from app.api.plans.mutations import PlanMutations
-from app.api.plans.queries import PlanQueries
 from app.model.enums import Role
 from app.settings import Settings
 
@@ -43,8 +46,8 @@ class ViewerQueries:
         )
 
 
-Query = merge_types("Query", (ViewerQueries, PlanQueries))
-Mutation = merge_types("Mutation", (PlanMutations,))
+Query = merge_types("Query", (ViewerQueries, GraphQueries, LineageQueries))
+Mutation = merge_types("Mutation", (PlanMutations, PlanGraphMutations, AssetMutations))
 
 
 class Schema(strawberry.Schema):

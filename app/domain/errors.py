@@ -36,3 +36,11 @@ class Conflict(AppError):
 
 class Unauthenticated(AppError):
     code = "UNAUTHENTICATED"
+
+
+class ApprovalRequired(AppError):
+    code = "APPROVAL_REQUIRED"
+
+
+class CycleDetected(AppError):
+    code = "CYCLE"

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import Enum
 from typing import Any
 
 from app.domain.errors import NotFound
 from app.domain.ids import check_id, new_id
-from app.domain.pagination import Page, check_page_size, encode_cursor, keyset_params
+from app.domain.plan_approval import (
+    APPROVE_PLAN,
+    check_approval,
+    check_ref_editable,
+    snapshot_props,
+)
 from app.domain.plan_rules import check_plan_fields, check_time_window, check_transition
 from app.domain.principal import Principal
 from app.graph.executor import GraphExecutor, Tx
@@ -35,42 +39,6 @@ MATCH (p:Plan {id: $id, client_id: $client_id})
 SET p += $changes, p.updated_at = $now
 RETURN p {.*} AS plan
 """
-PLAN_FILTER = """
-($statuses IS NULL OR p.status IN $statuses)
-  AND ($created_after IS NULL OR p.created_at >= $created_after)
-  AND ($created_before IS NULL OR p.created_at < $created_before)
-  AND ($name_contains IS NULL OR toLower(p.name) CONTAINS toLower($name_contains))
-"""
-# One round trip: the total over the filter, then one keyset page, newest first.
-LIST_PLANS = f"""
-CALL () {{
-  MATCH (p:Plan {{client_id: $client_id}})
-  WHERE {PLAN_FILTER}
-  RETURN count(p) AS total
-}}
-OPTIONAL MATCH (p:Plan {{client_id: $client_id}})
-WHERE {PLAN_FILTER}
-  AND ($after_created_at IS NULL OR p.created_at < $after_created_at
-       OR (p.created_at = $after_created_at AND p.id < $after_id))
-WITH total, p ORDER BY p.created_at DESC, p.id DESC LIMIT $limit
-RETURN total, collect(p {{.*}}) AS plans
-"""
-
-
-@dataclass(frozen=True)
-class PlanFilter:
-    statuses: list[PlanStatus] | None = None
-    created_after: datetime | None = None
-    created_before: datetime | None = None
-    name_contains: str | None = None
-
-    def params(self) -> dict[str, Any]:
-        return {
-            "statuses": [s.value for s in self.statuses] if self.statuses else None,
-            "created_after": self.created_after,
-            "created_before": self.created_before,
-            "name_contains": self.name_contains,
-        }
 
 
 def _stored(fields: dict[str, Any]) -> dict[str, Any]:
@@ -88,17 +56,21 @@ async def create_plan(
     graph: GraphExecutor, *, principal: Principal, fields: dict[str, Any]
 ) -> dict[str, Any]:
     principal.require_writer()
+    rows = await graph.write(CREATE_PLAN, {"props": new_plan_props(principal, fields)})
+    return dict(plain(rows[0]["plan"]))
+
+
+def new_plan_props(principal: Principal, fields: dict[str, Any]) -> dict[str, Any]:
+    """Validate a new plan's fields; returns its properties as stored, in status draft."""
     check_plan_fields(fields)
     now = datetime.now(UTC)
-    props = _stored(fields) | {
+    return _stored(fields) | {
         "id": new_id(),
         "client_id": principal.client_id,
         "status": PlanStatus.DRAFT.value,
         "created_at": now,
         "updated_at": now,
     }
-    rows = await graph.write(CREATE_PLAN, {"props": props})
-    return dict(plain(rows[0]["plan"]))
 
 
 async def get_plan(graph: GraphExecutor, *, principal: Principal, plan_id: str) -> dict[str, Any]:
@@ -119,6 +91,7 @@ async def update_plan(
 
     async def work(tx: Tx) -> dict[str, Any]:
         current = await _locked_plan(tx, scope)
+        check_ref_editable(current, changes)
         merged = current | changes
         check_time_window(merged.get("time_window_start"), merged.get("time_window_end"))
         params = scope | {"changes": _stored(changes), "now": datetime.now(UTC)}
@@ -129,16 +102,29 @@ async def update_plan(
 
 
 async def transition_plan(
-    graph: GraphExecutor, *, principal: Principal, plan_id: str, target: PlanStatus
+    graph: GraphExecutor,
+    *,
+    principal: Principal,
+    plan_id: str,
+    target: PlanStatus,
+    constraints: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
+    """Move a plan to `target`; approving also freezes `constraints` as its snapshot."""
     principal.require_writer()
+    check_approval(principal, target, constraints)
     scope = {"id": check_id(plan_id, field="id"), "client_id": principal.client_id}
 
     async def work(tx: Tx) -> dict[str, Any]:
         current = await _locked_plan(tx, scope)
         check_transition(PlanStatus(current["status"]), target)
-        params = scope | {"changes": {"status": target.value}, "now": datetime.now(UTC)}
-        rows = await tx.run(UPDATE_PLAN, params)
+        now = datetime.now(UTC)
+        if constraints is not None:
+            snapshot = snapshot_props(principal, constraints, now)
+            approve = {"snapshot": snapshot, "status": target.value, "now": now}
+            rows = await tx.run(APPROVE_PLAN, scope | approve)
+        else:
+            update = {"changes": {"status": target.value}, "now": now}
+            rows = await tx.run(UPDATE_PLAN, scope | update)
         return dict(plain(rows[0]["plan"]))
 
     return await graph.in_transaction(work)
@@ -149,23 +135,3 @@ async def _locked_plan(tx: Tx, scope: dict[str, str]) -> dict[str, Any]:
     if not rows:
         raise NotFound(f"no plan with id {scope['id']}", id=scope["id"])
     return dict(plain(rows[0]["plan"]))
-
-
-async def list_plans(
-    graph: GraphExecutor,
-    *,
-    principal: Principal,
-    where: PlanFilter,
-    first: int = 20,
-    after: str | None = None,
-) -> Page[dict[str, Any]]:
-    params = where.params() | keyset_params(after) | {"client_id": principal.client_id}
-    rows = await graph.read(LIST_PLANS, params | {"limit": check_page_size(first) + 1})
-    found = [dict(plain(plan)) for plan in rows[0]["plans"]]
-    plans = found[:first]
-    return Page(
-        items=plans,
-        cursors=[encode_cursor(p["created_at"], p["id"]) for p in plans],
-        total_count=int(rows[0]["total"]),
-        has_next_page=len(found) > first,
-    )

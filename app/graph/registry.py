@@ -58,9 +58,7 @@ def _entity(cls: type[StructuredNode]) -> Entity:
         jsons=frozenset(n for n, p in properties.items() if isinstance(p, JSONProperty)),
         arrays=frozenset(n for n, p in properties.items() if isinstance(p, ArrayProperty)),
         choices={
-            n: frozenset(p.choices)
-            for n, p in properties.items()
-            if getattr(p, "choices", None)
+            n: frozenset(p.choices) for n, p in properties.items() if getattr(p, "choices", None)
         },
         relationships=relationships,
     )

@@ -29,8 +29,8 @@ def _choices(enum: type[StrEnum]) -> dict[str, str]:
     return {member.value: member.value for member in enum}
 
 
-def _enum(enum: type[StrEnum], **options: object) -> StringProperty:
-    return StringProperty(choices=_choices(enum), **options)
+def _enum(enum: type[StrEnum], *, required: bool = False, index: bool = False) -> StringProperty:
+    return StringProperty(choices=_choices(enum), required=required, index=index)
 
 
 class Record(StructuredNode):
@@ -66,7 +66,7 @@ class Plan(Record):
     constraints_ref = StringProperty()
     created_by = _enum(e.CreatedBy, required=True)
 
-    nodes = RelationshipTo("PlanNode", "HAS_NODE")
+    nodes = RelationshipTo("PlanNode", "HAS_NODE")  # type: ignore[assignment]
     constraints = RelationshipTo("ConstraintsSnapshot", "CONSTRAINED_BY")
     packages = RelationshipFrom("PublishPackage", "FOR_PLAN")
 

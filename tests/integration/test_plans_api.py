@@ -23,7 +23,7 @@ TRANSITION = (
     "mutation($id: ID!, $to: PlanStatus!) { transitionPlan(id: $id, to: $to) { id status } }"
 )
 LIST = """
-query($where: PlanWhere, $first: Int!, $after: String) {
+query($where: RecordWhere, $first: Int!, $after: String) {
   plans(where: $where, first: $first, after: $after) {
     totalCount pageInfo { hasNextPage endCursor } edges { cursor node { id name status } }
   }

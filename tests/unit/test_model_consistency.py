@@ -5,8 +5,8 @@ from pathlib import Path
 
 import strawberry
 
-from app.api.plans.types import Plan as PlanType
 from app.api.schema import schema
+from app.api.types.plans import Plan as PlanType
 from app.graph.cypher_files import load_migrations, split_statements
 from app.graph.identifiers import Label
 from app.model.nodes import MODEL, Plan
@@ -44,7 +44,8 @@ def test_unique_properties_of_the_model_have_constraints() -> None:
 def test_graphql_plan_type_exposes_the_model_properties() -> None:
     fields = {f.python_name for f in PlanType.__strawberry_definition__.fields}
     model = set(Plan.defined_properties(rels=False)) - INTERNAL_PROPERTIES
-    assert fields == model
+    relationships = set(Plan.defined_properties(properties=False, aliases=False))
+    assert fields == model | relationships
 
 
 def test_statement_splitting() -> None:
@@ -67,3 +68,14 @@ def test_schema_has_the_first_slice() -> None:
     sdl = schema.as_str()
     for name in ["createPlan", "updatePlan", "transitionPlan", "plans(", "totalCount"]:
         assert name in sdl
+
+
+def test_every_plan_edge_type_is_a_declared_relationship_with_an_edge_id_index() -> None:
+    from app.graph.identifiers import RelType
+    from app.model.enums import PlanEdgeType
+
+    text = all_statements()
+    for edge_type in PlanEdgeType:
+        rel_type = edge_type.value.upper()
+        assert rel_type in {t.value for t in RelType}
+        assert f"()-[r:{rel_type}]-() ON (r.edge_id)" in text

@@ -5,7 +5,6 @@ import pytest
 from app.domain.errors import InvalidTransition, ValidationFailed
 from app.domain.pagination import decode_cursor, encode_cursor, keyset_params
 from app.domain.plan_rules import PLAN_TRANSITIONS, check_plan_fields, check_transition
-from app.domain.plans import LIST_PLANS
 from app.model.enums import PlanStatus
 
 
@@ -44,9 +43,3 @@ def test_cursor_round_trip_and_garbage() -> None:
     assert keyset_params(None) == {"after_created_at": None, "after_id": None}
     with pytest.raises(ValidationFailed, match="cursor"):
         decode_cursor("!!not-base64!!")
-
-
-def test_list_query_is_scoped_parameterised_and_keyset_paged() -> None:
-    assert LIST_PLANS.count("{client_id: $client_id}") == 2
-    assert "LIMIT $limit" in LIST_PLANS and "p.created_at < $after_created_at" in LIST_PLANS
-    assert "{PLAN_FILTER}" not in LIST_PLANS

@@ -6,7 +6,10 @@ import strawberry
 
 from app.api.context import Info
 from app.api.inputs import given_fields
-from app.api.plans.types import CreatePlanInput, Plan, UpdatePlanInput
+from app.api.plan_graph.inputs import ConstraintsSnapshotInput
+from app.api.plans.inputs import CreatePlanInput, UpdatePlanInput
+from app.api.reads import load_written
+from app.api.types.plans import Plan
 from app.domain import plans
 from app.model.enums import PlanStatus
 
@@ -22,7 +25,7 @@ class PlanMutations:
             principal=info.context.caller(),
             fields=dataclasses.asdict(input),
         )
-        return Plan.from_record(record)
+        return await load_written(info, "Plan", record)  # type: ignore[no-any-return]
 
     @strawberry.mutation(description="Change a plan's fields (not its status).")
     async def update_plan(self, info: Info, id: strawberry.ID, input: UpdatePlanInput) -> Plan:
@@ -32,13 +35,25 @@ class PlanMutations:
             plan_id=id,
             changes=given_fields(input, required=NON_NULL_ON_UPDATE),
         )
-        return Plan.from_record(record)
+        return await load_written(info, "Plan", record)  # type: ignore[no-any-return]
 
     @strawberry.mutation(
-        description="Move a plan to another status; INVALID_TRANSITION if not allowed."
+        description="Move a plan to another status; INVALID_TRANSITION if not allowed. "
+        "Approving (role reviewer or admin) needs `constraints`, frozen as the plan's "
+        "ConstraintsSnapshot in the same transaction."
     )
-    async def transition_plan(self, info: Info, id: strawberry.ID, to: PlanStatus) -> Plan:
+    async def transition_plan(
+        self,
+        info: Info,
+        id: strawberry.ID,
+        to: PlanStatus,
+        constraints: ConstraintsSnapshotInput | None = None,
+    ) -> Plan:
         record = await plans.transition_plan(
-            info.context.graph, principal=info.context.caller(), plan_id=id, target=to
+            info.context.graph,
+            principal=info.context.caller(),
+            plan_id=id,
+            target=to,
+            constraints=dataclasses.asdict(constraints) if constraints else None,
         )
-        return Plan.from_record(record)
+        return await load_written(info, "Plan", record)  # type: ignore[no-any-return]

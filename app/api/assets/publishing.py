@@ -1,0 +1,91 @@
+"""Publish package and publish run mutations."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import strawberry
+
+from app.api.assets import inputs as i
+from app.api.context import Info
+from app.api.inputs import given_fields
+from app.api.reads import load_written
+from app.api.types.publishing import EvidenceArtifact, PublishPackage, PublishRun
+from app.domain import publish_runs, publishing
+from app.model.enums import PackageStatus
+
+
+@strawberry.type
+class PublishingMutations:
+    @strawberry.mutation(description="Bundle variants of the client for a plan (status queued).")
+    async def create_publish_package(
+        self, info: Info, input: i.CreatePublishPackageInput
+    ) -> PublishPackage:
+        record = await publishing.create_package(
+            info.context.graph, principal=info.context.caller(), fields=dataclasses.asdict(input)
+        )
+        return await load_written(info, "PublishPackage", record)  # type: ignore[no-any-return]
+
+    @strawberry.mutation(description="Change target platforms or scheduledAt before publishing.")
+    async def update_publish_package(
+        self, info: Info, id: strawberry.ID, input: i.UpdatePublishPackageInput
+    ) -> PublishPackage:
+        record = await publishing.update_package(
+            info.context.graph,
+            principal=info.context.caller(),
+            package_id=id,
+            changes=given_fields(input, required=frozenset({"target_platforms"})),
+        )
+        return await load_written(info, "PublishPackage", record)  # type: ignore[no-any-return]
+
+    @strawberry.mutation(
+        description="Move a package to another status; PUBLISHING needs every policy-required "
+        "approval approved (APPROVAL_REQUIRED), PUBLISHED a succeeded run."
+    )
+    async def transition_publish_package(
+        self, info: Info, id: strawberry.ID, to: PackageStatus
+    ) -> PublishPackage:
+        record = await publishing.transition_package(
+            info.context.graph, principal=info.context.caller(), package_id=id, target=to
+        )
+        return await load_written(info, "PublishPackage", record)  # type: ignore[no-any-return]
+
+    @strawberry.mutation(description="Start a run of a publishing package on one platform.")
+    async def start_publish_run(self, info: Info, input: i.StartPublishRunInput) -> PublishRun:
+        record = await publish_runs.start_run(
+            info.context.graph,
+            principal=info.context.caller(),
+            package_id=input.package_id,
+            platform=input.platform,
+        )
+        return await load_written(info, "PublishRun", record)  # type: ignore[no-any-return]
+
+    @strawberry.mutation(description="Finish a run: SUCCEEDED (needs evidence) or FAILED.")
+    async def finish_publish_run(
+        self, info: Info, id: strawberry.ID, input: i.FinishPublishRunInput
+    ) -> PublishRun:
+        record = await publish_runs.finish_run(
+            info.context.graph,
+            principal=info.context.caller(),
+            run_id=id,
+            status=input.status,
+            external_ref=input.external_ref,
+            error=input.error,
+        )
+        return await load_written(info, "PublishRun", record)  # type: ignore[no-any-return]
+
+    @strawberry.mutation(description="Attach evidence (screenshot, log, ...) to a publish run.")
+    async def add_publish_evidence(
+        self, info: Info, input: i.AddPublishEvidenceInput
+    ) -> EvidenceArtifact:
+        data = i.upload_bytes(input.content_base64)
+        record = await publish_runs.add_evidence(
+            info.context.graph,
+            info.context.services.artifacts,
+            principal=info.context.caller(),
+            run_id=input.run_id,
+            kind=input.kind,
+            data=data or b"",
+            content_type=input.content_type,
+        )
+        return await load_written(info, "EvidenceArtifact", record)  # type: ignore[no-any-return]

@@ -1,0 +1,98 @@
+"""Plan graph mutations: thin resolvers over app/domain (plan_nodes, plan_edges, plan_graph)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import strawberry
+
+from app.api.context import Info
+from app.api.inputs import given_fields
+from app.api.plan_graph.inputs import (
+    AddPlanEdgeInput,
+    CreatePlanGraphInput,
+    CreatePlanNodeInput,
+    UpdatePlanNodeInput,
+)
+from app.api.plan_graph.outputs import (
+    PlanEdgeResult,
+    PlanGraphResult,
+    plan_edge_result,
+    plan_graph_result,
+)
+from app.api.reads import load_written
+from app.api.types.plans import PlanNode
+from app.domain import plan_edges, plan_graph, plan_nodes
+from app.model.enums import PlanNodeStatus
+
+NON_NULL_ON_UPDATE = frozenset({"node_type", "title"})
+
+
+@strawberry.type
+class PlanGraphMutations:
+    @strawberry.mutation(description="Add a node to a plan; it starts PENDING unless given.")
+    async def create_plan_node(self, info: Info, input: CreatePlanNodeInput) -> PlanNode:
+        fields = dataclasses.asdict(input)
+        plan_id = fields.pop("plan_id")
+        record = await plan_nodes.create_plan_node(
+            info.context.graph, principal=info.context.caller(), plan_id=plan_id, fields=fields
+        )
+        return await load_written(info, "PlanNode", record)  # type: ignore[no-any-return]
+
+    @strawberry.mutation(description="Change a plan node's fields (not its status).")
+    async def update_plan_node(
+        self, info: Info, id: strawberry.ID, input: UpdatePlanNodeInput
+    ) -> PlanNode:
+        record = await plan_nodes.update_plan_node(
+            info.context.graph,
+            principal=info.context.caller(),
+            node_id=id,
+            changes=given_fields(input, required=NON_NULL_ON_UPDATE),
+        )
+        return await load_written(info, "PlanNode", record)  # type: ignore[no-any-return]
+
+    @strawberry.mutation(
+        description="Move a plan node to another status; INVALID_TRANSITION if not allowed."
+    )
+    async def transition_plan_node(
+        self, info: Info, id: strawberry.ID, to: PlanNodeStatus
+    ) -> PlanNode:
+        record = await plan_nodes.transition_plan_node(
+            info.context.graph, principal=info.context.caller(), node_id=id, target=to
+        )
+        return await load_written(info, "PlanNode", record)  # type: ignore[no-any-return]
+
+    @strawberry.mutation(
+        description="Add a typed edge between two nodes of one plan. CYCLE if it would close "
+        "a cycle over all edge types; an edge that already exists is returned unchanged."
+    )
+    async def add_plan_edge(self, info: Info, input: AddPlanEdgeInput) -> PlanEdgeResult:
+        record = await plan_edges.add_plan_edge(
+            info.context.graph,
+            principal=info.context.caller(),
+            from_node_id=input.from_node_id,
+            to_node_id=input.to_node_id,
+            edge_type=input.edge_type,
+        )
+        return plan_edge_result(record)
+
+    @strawberry.mutation(description="Remove a plan edge by its edgeId; returns the removed edge.")
+    async def remove_plan_edge(self, info: Info, edge_id: strawberry.ID) -> PlanEdgeResult:
+        record = await plan_edges.remove_plan_edge(
+            info.context.graph, principal=info.context.caller(), edge_id=edge_id
+        )
+        return plan_edge_result(record)
+
+    @strawberry.mutation(
+        description="Create a plan with its nodes and edges in one transaction, all or nothing; "
+        "edges name nodes by their keys. CYCLE if the edges are not acyclic."
+    )
+    async def create_plan_graph(self, info: Info, input: CreatePlanGraphInput) -> PlanGraphResult:
+        result = await plan_graph.create_plan_graph(
+            info.context.graph,
+            principal=info.context.caller(),
+            plan=dataclasses.asdict(input.plan),
+            nodes=[dataclasses.asdict(node) for node in input.nodes],
+            edges=[dataclasses.asdict(edge) for edge in input.edges],
+        )
+        return plan_graph_result(result)

@@ -1,0 +1,149 @@
+"""Node types read what the compiled query returned; relationship fields take their rows by
+the alias the compiler keyed them under. Every node type names its model label once."""
+
+# No `from __future__ import annotations` here: the resolver factories below build their
+# annotations from values at run time.
+import json
+from datetime import datetime
+from enum import Enum
+from typing import Annotated, Any, ClassVar, Optional, TypeVar
+
+import strawberry
+from strawberry.types import Info
+
+from app.graph.registry import entity
+
+N = TypeVar("N", bound="NodeType")
+NODE_TYPES: dict[str, type["NodeType"]] = {}
+TYPE_MODULES = {
+    "Plan": "app.api.types.plans",
+    "PlanNode": "app.api.types.plans",
+    "ConstraintsSnapshot": "app.api.types.plans",
+    "Asset": "app.api.types.assets",
+    "AssetVariant": "app.api.types.assets",
+    "PromptArtifact": "app.api.types.assets",
+    "ApprovalRecord": "app.api.types.assets",
+    "PublishPackage": "app.api.types.publishing",
+    "PublishRun": "app.api.types.publishing",
+    "EvidenceArtifact": "app.api.types.publishing",
+}
+
+
+@strawberry.enum(description="Order of related or listed records.")
+class RecordOrder(Enum):
+    CREATED_AT_DESC = "CREATED_AT_DESC"
+    CREATED_AT_ASC = "CREATED_AT_ASC"
+    UPDATED_AT_DESC = "UPDATED_AT_DESC"
+    UPDATED_AT_ASC = "UPDATED_AT_ASC"
+
+
+@strawberry.enum(description="Order of a listed connection (keyset-paginated by creation).")
+class ListOrder(Enum):
+    CREATED_AT_DESC = "CREATED_AT_DESC"
+    CREATED_AT_ASC = "CREATED_AT_ASC"
+
+
+@strawberry.input(description="Filters; each applies only to records that have that field.")
+class RecordWhere:
+    ids: list[strawberry.ID] | None = None
+    status_in: list[str] | None = strawberry.field(
+        default=None, description='Status values, e.g. ["ready", "blocked"]'
+    )
+    created_after: datetime | None = None
+    created_before: datetime | None = None
+    updated_after: datetime | None = None
+    plan_id: strawberry.ID | None = None
+    asset_id: strawberry.ID | None = None
+    package_id: strawberry.ID | None = None
+    platform: str | None = None
+    node_type: str | None = None
+    asset_type: str | None = None
+    name_contains: str | None = None
+    title_contains: str | None = None
+
+
+class NodeType:
+    """Mixin of every node type: built from a row of the compiled query."""
+
+    __model__: ClassVar[str]
+    _row: ClassVar[dict[str, Any]]  # set per instance by from_row; not a GraphQL field
+
+    @classmethod
+    def from_row(cls: type[N], row: dict[str, Any]) -> N:
+        model = entity(cls.__model__)
+        values: dict[str, Any] = {}
+        for definition in cls.__strawberry_definition__.fields:  # type: ignore[attr-defined]
+            name = definition.python_name
+            if name in model.properties:
+                value = row.get(name)
+                if name in model.jsons and isinstance(value, str):
+                    value = json.loads(value)
+                values[name] = value
+        node = cls(**values)
+        node._row = row  # type: ignore[misc]
+        return node
+
+
+def node_type(label: str) -> Any:
+    """Registers a strawberry type as the GraphQL face of a model label."""
+
+    def register(cls: type[N]) -> type[N]:
+        cls.__model__ = label
+        NODE_TYPES[label] = cls
+        return cls
+
+    return register
+
+
+def lazy(label: str) -> Any:
+    return Annotated[label, strawberry.lazy(TYPE_MODULES[label])]
+
+
+def related_rows(root: NodeType, info: Info) -> list[dict[str, Any]]:
+    return list(root._row.get(str(info.path.key)) or [])
+
+
+def to_many(label: str, description: str) -> Any:
+    """A list field over a declared relationship; the compiler applies its arguments."""
+
+    def resolve(
+        root: Any,
+        info: Info,
+        first: int = 100,
+        where: Optional[RecordWhere] = None,  # noqa: UP045 - evaluated at run time
+        order_by: Optional[RecordOrder] = None,  # noqa: UP045
+    ) -> list[lazy(label)]:  # type: ignore[valid-type]
+        return [NODE_TYPES[label].from_row(row) for row in related_rows(root, info)]
+
+    return strawberry.field(resolver=resolve, description=description)
+
+
+def to_one(label: str, description: str) -> Any:
+    def resolve(root: Any, info: Info) -> Optional[lazy(label)]:  # type: ignore[valid-type]  # noqa: UP045
+        rows = related_rows(root, info)
+        return NODE_TYPES[label].from_row(rows[0]) if rows else None
+
+    return strawberry.field(resolver=resolve, description=description)
+
+
+class GraphQLNameMap:
+    """GraphQL field name → Python name, per registered node type (for the compiler)."""
+
+    def __init__(self) -> None:
+        self._names: dict[str, dict[str, str]] = {}
+
+    def python_name(self, label: str, graphql_name: str) -> str | None:
+        if label not in self._names:
+            definition = NODE_TYPES[label].__strawberry_definition__  # type: ignore[attr-defined]
+            self._names[label] = {
+                f.graphql_name or to_camel(f.python_name): f.python_name for f in definition.fields
+            }
+        return self._names[label].get(str(graphql_name))
+
+
+def to_camel(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(part.title() for part in rest)
+
+
+GRAPHQL_NAMES = GraphQLNameMap()

@@ -1,0 +1,47 @@
+"""Relay-style connections with totalCount, shared by every listed node type."""
+
+from __future__ import annotations
+
+from typing import Any, Generic, TypeVar
+
+import strawberry
+
+from app.domain.pagination import encode_cursor
+
+T = TypeVar("T")
+
+
+@strawberry.type
+class PageInfo:
+    has_next_page: bool
+    end_cursor: str | None
+
+
+@strawberry.type
+class Edge(Generic[T]):
+    cursor: str
+    node: T
+
+
+@strawberry.type
+class Connection(Generic[T]):
+    edges: list[Edge[T]]
+    page_info: PageInfo
+    total_count: int
+
+    @strawberry.field
+    def nodes(self) -> list[T]:
+        return [edge.node for edge in self.edges]
+
+
+def connection(nodes: list[Any], rows: list[dict[str, Any]], *, total: int, first: int) -> Any:
+    """A connection over `first` of `nodes` (one extra row tells whether a next page exists)."""
+    page = nodes[:first]
+    cursors = [encode_cursor(row["created_at"], row["id"]) for row in rows[:first]]
+    return Connection(
+        edges=[Edge(cursor=c, node=n) for c, n in zip(cursors, page, strict=True)],
+        page_info=PageInfo(
+            has_next_page=len(nodes) > first, end_cursor=cursors[-1] if cursors else None
+        ),
+        total_count=total,
+    )

@@ -1,0 +1,179 @@
+"""Compiles a GraphQL selection into one Cypher query: map projections with nested COLLECT
+subqueries, following the relationships declared in the model, filters and limits included.
+
+Only identifiers from the model's registry reach the query text; every value is a parameter.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from strawberry.types.nodes import FragmentSpread, InlineFragment, SelectedField, Selection
+
+from app.domain.errors import ValidationFailed
+from app.graph.registry import Entity, Relationship, entity
+
+MAX_RELATED = 1_000
+DEFAULT_RELATED = 100
+ORDERS = {
+    "CREATED_AT_DESC": ("created_at", "DESC"),
+    "CREATED_AT_ASC": ("created_at", "ASC"),
+    "UPDATED_AT_DESC": ("updated_at", "DESC"),
+    "UPDATED_AT_ASC": ("updated_at", "ASC"),
+}
+
+
+# Properties projected for a label whatever the selection (besides id and created_at, which
+# every projection carries): those that resolver fields of the API read from the row instead
+# of selecting them. PromptArtifact.promptText / promptTextUrl read the object at
+# prompt_text_uri.
+RESOLVER_NEEDS: dict[str, frozenset[str]] = {"PromptArtifact": frozenset({"prompt_text_uri"})}
+
+
+class GraphQLNames(Protocol):
+    """Maps a GraphQL field name of a node type to its Python (= model) name."""
+
+    def python_name(self, label: str, graphql_name: str) -> str | None: ...
+
+
+@dataclass
+class Compiler:
+    client_id: str
+    names: GraphQLNames
+    params: dict[str, Any] = field(default_factory=dict)
+    _depth: int = 0
+
+    def __post_init__(self) -> None:
+        self.params["client_id"] = self.client_id
+
+    def param(self, value: Any) -> str:
+        name = f"p{len(self.params)}"
+        self.params[name] = value
+        return f"${name}"
+
+    def projection(self, label: str, var: str, selections: Sequence[Selection]) -> str:
+        model = entity(label)
+        properties = {"id", "created_at", *RESOLVER_NEEDS.get(label, ())}
+        nested: dict[str, str] = {}
+        for selected in flatten(selections):
+            name = self.names.python_name(label, selected.name)
+            if name in model.relationships:
+                key = selected.alias or selected.name
+                nested[key] = self.related(model.relationships[name], var, selected)
+            elif name in model.properties:
+                properties.add(name)
+        parts = [f".{name}" for name in sorted(properties)]
+        parts += [f"`{key}`: {query}" for key, query in nested.items()]
+        return f"{var} {{{', '.join(parts)}}}"
+
+    def related(self, relationship: Relationship, var: str, selected: SelectedField) -> str:
+        self._depth += 1
+        target = f"n{self._depth}"
+        arguments = selected.arguments or {}
+        first = as_int(arguments.get("first", DEFAULT_RELATED))
+        if not 0 <= first <= MAX_RELATED:
+            raise ValidationFailed(f"first must be between 0 and {MAX_RELATED}", field="first")
+        order_field, direction = ORDERS.get(
+            arguments.get("orderBy") or "", ORDERS["CREATED_AT_DESC"]
+        )
+        conditions = [f"{target}.client_id = $client_id"]
+        conditions += self.filters(entity(relationship.target), target, arguments.get("where"))
+        inner = self.projection(relationship.target, target, selected.selections)
+        return (
+            f"COLLECT {{ MATCH {relationship.pattern(var, target)} "
+            f"WHERE {' AND '.join(conditions)} "
+            f"WITH {target} ORDER BY {target}.{order_field} {direction}, {target}.id "
+            f"LIMIT {self.param(first)} RETURN {inner} }}"
+        )
+
+    def filters(self, model: Entity, var: str, where: dict[str, Any] | None) -> list[str]:
+        """Conditions for a `RecordWhere` input (GraphQL names), each checked against the model."""
+        conditions = []
+        for key, value in (where or {}).items():
+            if value is None:
+                continue
+            condition = FILTERS.get(key)
+            if condition is None:
+                raise ValidationFailed(f"unknown filter {key!r}", field=key)
+            prop, template = condition
+            if prop not in model.properties:
+                raise ValidationFailed(f"{model.label} has no {prop!r} to filter on", field=key)
+            if key == "statusIn":
+                value = [str(v).lower() for v in value]
+                unknown = set(value) - model.choices.get("status", frozenset())
+                if unknown:
+                    raise ValidationFailed(f"unknown {model.label} status {sorted(unknown)}")
+            conditions.append(template.format(v=var, p=self.param(value)))
+        return conditions
+
+
+FILTERS: dict[str, tuple[str, str]] = {
+    "ids": ("id", "{v}.id IN {p}"),
+    "statusIn": ("status", "{v}.status IN {p}"),
+    "createdAfter": ("created_at", "{v}.created_at >= datetime({p})"),
+    "createdBefore": ("created_at", "{v}.created_at < datetime({p})"),
+    "updatedAfter": ("updated_at", "{v}.updated_at >= datetime({p})"),
+    "planId": ("plan_id", "{v}.plan_id = {p}"),
+    "assetId": ("asset_id", "{v}.asset_id = {p}"),
+    "packageId": ("package_id", "{v}.package_id = {p}"),
+    "platform": ("platform", "{v}.platform = toLower({p})"),
+    "nodeType": ("node_type", "{v}.node_type = toLower({p})"),
+    "assetType": ("asset_type", "{v}.asset_type = toLower({p})"),
+    "nameContains": ("name", "toLower({v}.name) CONTAINS toLower({p})"),
+    "titleContains": ("title", "toLower({v}.title) CONTAINS toLower({p})"),
+}
+
+
+def as_int(value: Any) -> int:
+    """Literal arguments reach the compiler as text; variables as JSON numbers."""
+    try:
+        return int(value)
+    except (TypeError, ValueError) as error:
+        raise ValidationFailed(f"first must be a whole number, got {value!r}") from error
+
+
+def flatten(selections: Iterable[Selection]) -> list[SelectedField]:
+    """Fields selected directly or through fragments (fragments here are never polymorphic)."""
+    fields: list[SelectedField] = []
+    for selection in selections:
+        if isinstance(selection, FragmentSpread | InlineFragment):
+            fields.extend(flatten(selection.selections))
+        else:
+            fields.append(selection)
+    return fields
+
+
+def get_query(compiler: Compiler, label: str, selections: Sequence[Selection]) -> str:
+    projection = compiler.projection(label, "n0", selections)
+    match = f"MATCH (n0:`{entity(label).label}` {{id: $id, client_id: $client_id}})"
+    return f"{match} RETURN {projection} AS row"
+
+
+def connection_query(
+    compiler: Compiler,
+    label: str,
+    selections: Sequence[Selection],
+    *,
+    where: dict[str, Any] | None,
+    ascending: bool,
+) -> str:
+    """One round trip: the total under the filter, then one keyset page with projections."""
+    model = entity(label)
+    total_filters = " AND ".join(["true", *compiler.filters(model, "n", where)])
+    page_filters = " AND ".join(["true", *compiler.filters(model, "n0", where)])
+    direction, compare = ("ASC", ">") if ascending else ("DESC", "<")
+    keyset = (
+        f"($after_created_at IS NULL OR n0.created_at {compare} $after_created_at "
+        f"OR (n0.created_at = $after_created_at AND n0.id {compare} $after_id))"
+    )
+    projection = compiler.projection(label, "n0", selections)
+    return (
+        f"CALL () {{ MATCH (n:`{model.label}` {{client_id: $client_id}}) WHERE {total_filters} "
+        f"RETURN count(n) AS total }} "
+        f"OPTIONAL MATCH (n0:`{model.label}` {{client_id: $client_id}}) "
+        f"WHERE {page_filters} AND {keyset} "
+        f"WITH total, n0 ORDER BY n0.created_at {direction}, n0.id {direction} LIMIT $limit "
+        f"RETURN total, collect({projection}) AS rows"
+    )

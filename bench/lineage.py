@@ -1,0 +1,171 @@
+"""Benchmark: lineage, trace and a three-level nested selection through HTTP GraphQL, against
+the same reads as one hand-written Cypher query through the driver, and against naive per-field
+resolution (one query per field per parent), at two graph sizes in one run.
+
+Run: bash app/services/env.sh bench lineage [--small 100] [--large 1000] [--runs 200]
+(local servers up; the demo clients are generated on first use and reused afterwards)
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from pathlib import Path
+from typing import Any
+
+import httpx
+from neo4j import Driver, GraphDatabase
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from app.domain.clients import ensure_client  # noqa: E402
+from app.graph.cypher_files import named_query  # noqa: E402
+from app.model.enums import Role  # noqa: E402
+from app.services.admin import connected, create_key  # noqa: E402
+from app.services.demo import generate_demo  # noqa: E402
+from app.settings import Settings, load_settings  # noqa: E402
+from bench._common import report, serve_api, summary, timed  # noqa: E402
+
+UPSTREAM = "query($id: ID!) { upstream(id: $id) { startId assets { id } ancestors { id title } plans { id } snapshots { id } prompts { id } approvals { id status } } }"  # noqa: E501
+TRACE = "query($id: ID!) { trace(variantId: $id) { variant { id } asset { id } blueprint { id } ancestors { id } plan { id } snapshot { id } prompts { id } approvals { id } runs { run { id } evidence { uri } } } }"  # noqa: E501
+NESTED = "query($id: ID!) { plan(id: $id) { id name nodes { id title assets { id title variants { id platform status } } } } }"  # noqa: E501
+NESTED_CYPHER = """
+MATCH (p:Plan {id: $id, client_id: $client_id})
+RETURN p {.id, .name, nodes: [(p)-[:HAS_NODE]->(n:PlanNode) | n {.id, .title,
+  assets: [(n)<-[:FROM_BLUEPRINT]-(a:Asset) | a {.id, .title,
+    variants: [(a)-[:HAS_VARIANT]->(v:AssetVariant) | v {.id, .platform, .status}]}]}]} AS plan
+"""
+NAIVE = {
+    "plan": "MATCH (p:Plan {id: $id, client_id: $client_id}) RETURN p.id AS id, p.name AS name",
+    "nodes": "MATCH (:Plan {id: $id, client_id: $client_id})-[:HAS_NODE]->(n) "
+    "RETURN n.id AS id, n.title AS title",
+    "assets": "MATCH (:PlanNode {id: $id, client_id: $client_id})<-[:FROM_BLUEPRINT]-(a) "
+    "RETURN a.id AS id, a.title AS title",
+    "variants": "MATCH (:Asset {id: $id, client_id: $client_id})-[:HAS_VARIANT]->(v) "
+    "RETURN v.id AS id, v.platform AS platform, v.status AS status",
+}
+SAMPLE = """
+MATCH (pk:PublishPackage {client_id: $client_id})-[:HAS_RUN]->(:PublishRun),
+      (pk)-[:INCLUDES]->(v:AssetVariant)
+WITH v LIMIT 1
+MATCH (a:Asset)-[:HAS_VARIANT]->(v), (a)-[:FROM_BLUEPRINT]->(:PlanNode)<-[:HAS_NODE]-(p:Plan)
+RETURN v.id AS variant, p.id AS plan
+"""
+
+
+async def prepare(settings: Settings, name: str, plans: int) -> tuple[str, int]:
+    """The client id of a demo client of `plans` plans (generated once), and its node count."""
+    async with connected(settings) as graph:
+        client_id = await ensure_client(graph, name=name)
+        rows = await graph.read(
+            "MATCH (n:Plan {client_id: $c}) RETURN count(n) AS plans", {"c": client_id}
+        )
+        if rows[0]["plans"] < plans:
+            print(f"generating {name} ({plans} plans) ...", file=sys.stderr)
+            await generate_demo(graph, None, client_id=client_id, plans=plans, progress=True)
+        total = await graph.read("MATCH (n {client_id: $c}) RETURN count(n) AS n", {"c": client_id})
+        return client_id, int(total[0]["n"])
+
+
+def naive_nested(driver: Driver, database: str, client_id: str, plan_id: str) -> dict[str, Any]:
+    def run(kind: str, record_id: str) -> list[dict[str, Any]]:
+        records, _, _ = driver.execute_query(
+            NAIVE[kind], {"id": record_id, "client_id": client_id}, database_=database
+        )
+        return [r.data() for r in records]
+
+    plan = run("plan", plan_id)[0]
+    plan["nodes"] = run("nodes", plan_id)
+    for node in plan["nodes"]:
+        node["assets"] = run("assets", node["id"])
+        for asset in node["assets"]:
+            asset["variants"] = run("variants", asset["id"])
+    return plan
+
+
+def measure(
+    settings: Settings, driver: Driver, http: httpx.Client, client_id: str, runs: int
+) -> dict[str, dict[str, float]]:
+    sample = driver.execute_query(SAMPLE, {"client_id": client_id}).records[0]
+    variant, plan = sample["variant"], sample["plan"]
+    db = settings.neo4j_database
+
+    def gql(query: str, record_id: str) -> Any:
+        def call() -> None:
+            body = http.post("/graphql", json={"query": query, "variables": {"id": record_id}})
+            assert "errors" not in body.json(), body.text
+
+        return call
+
+    def cypher(query: str, record_id: str) -> Any:
+        params = {"id": record_id, "client_id": client_id}
+        return lambda: driver.execute_query(query, params, database_=db)
+
+    cases = {
+        "upstream GraphQL": gql(UPSTREAM, variant),
+        "upstream Cypher": cypher(named_query("upstream"), variant),
+        "trace GraphQL": gql(TRACE, variant),
+        "trace Cypher": cypher(named_query("trace"), variant),
+        "nested GraphQL": gql(NESTED, plan),
+        "nested Cypher": cypher(NESTED_CYPHER, plan),
+        "nested naive per-field": lambda: naive_nested(driver, db, client_id, plan),
+    }
+    return {
+        name: summary(timed(fn, runs=runs, warmup=20, label=name)) for name, fn in cases.items()
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--small", type=int, default=100, help="plans in the small client")
+    parser.add_argument("--large", type=int, default=1000, help="plans in the large client")
+    parser.add_argument("--runs", type=int, default=200)
+    parser.add_argument("--port", type=int, default=8766)
+    args = parser.parse_args()
+    settings = load_settings()
+    sizes, rows, ratios = {}, {}, {}
+    server = serve_api(args.port)
+    auth = (settings.neo4j_user, settings.neo4j_password.get_secret_value())
+    try:
+        with GraphDatabase.driver(settings.neo4j_uri, auth=auth) as driver:
+            version = driver.get_server_info().agent
+            for tag, plans in (("small", args.small), ("large", args.large)):
+                name = f"bench-lineage-{plans}"
+                client_id, nodes = asyncio.run(prepare(settings, name, plans))
+                key = asyncio.run(
+                    create_key(settings, client=name, role=Role.ANALYST, agent_name=None)
+                )
+                http = httpx.Client(
+                    base_url=f"http://127.0.0.1:{args.port}",
+                    headers={"Authorization": f"Bearer {key.secret}"},
+                    timeout=60,
+                )
+                sizes[tag] = {"plans": plans, "client_nodes": nodes}
+                for case, stats in measure(settings, driver, http, client_id, args.runs).items():
+                    rows[f"{tag}: {case}"] = stats
+                for what in ("upstream", "trace", "nested"):
+                    ratios[f"{tag} {what} GraphQL/Cypher p50"] = round(
+                        rows[f"{tag}: {what} GraphQL"]["median_ms"]
+                        / rows[f"{tag}: {what} Cypher"]["median_ms"],
+                        2,
+                    )
+                ratios[f"{tag} nested naive/GraphQL p50"] = round(
+                    rows[f"{tag}: nested naive per-field"]["median_ms"]
+                    / rows[f"{tag}: nested GraphQL"]["median_ms"],
+                    2,
+                )
+        for what in ("upstream", "trace", "nested"):
+            ratios[f"{what} GraphQL large/small p50"] = round(
+                rows[f"large: {what} GraphQL"]["median_ms"]
+                / rows[f"small: {what} GraphQL"]["median_ms"],
+                2,
+            )
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    report("lineage", sizes=sizes, rows=rows, ratios=ratios, neo4j_server=version)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,46 @@
+// Trace of a published variant (seed 000, 0.3): why did we do this (plan, objective, campaign,
+// blueprint), under which constraints (snapshot), from which inputs (prompts, blueprint inputs),
+// approved by whom (approvals), with what evidence (publish runs and their artifacts).
+// Neo4j Browser: :param client_id => '<client uuid>'; :param id => '<variant id>'
+CYPHER 25
+MATCH (asset:Asset {client_id: $client_id})-[:HAS_VARIANT]->
+      (variant:AssetVariant {id: $id, client_id: $client_id})
+OPTIONAL MATCH (asset)-[:FROM_BLUEPRINT]->(blueprint:PlanNode {client_id: $client_id})
+WITH variant, asset, blueprint,
+     COLLECT {
+       MATCH (blueprint) ((p:PlanNode)-[r:DEPENDS_ON|REFINES|PRODUCES]-(q:PlanNode)
+                          WHERE q.client_id = $client_id
+                            AND (r:PRODUCES) = (startNode(r) = q)){1,32} (x:PlanNode)
+       RETURN DISTINCT x
+     } AS ancestors
+OPTIONAL MATCH (plan:Plan {client_id: $client_id})-[:HAS_NODE]->(blueprint)
+OPTIONAL MATCH (plan)-[:CONSTRAINED_BY]->(snapshot:ConstraintsSnapshot {client_id: $client_id})
+WITH variant, asset, blueprint, ancestors, plan, snapshot,
+     COLLECT {
+       MATCH (pk:PublishPackage {client_id: $client_id})-[:INCLUDES]->(variant) RETURN pk
+     } AS packages
+RETURN
+  variant {.*} AS variant,
+  asset {.*} AS asset,
+  blueprint {.*} AS blueprint,
+  [x IN ancestors | x {.*}] AS ancestors,
+  plan {.*} AS plan,
+  snapshot {.*} AS snapshot,
+  COLLECT {
+    MATCH (pr:PromptArtifact {client_id: $client_id})-[:GENERATED]->(target)
+    WHERE target = asset OR target = variant
+    RETURN DISTINCT pr {.*}
+  } AS prompts,
+  COLLECT {
+    MATCH (ap:ApprovalRecord {client_id: $client_id})-[:APPROVES]->(target)
+    WHERE target = asset OR target = variant
+    RETURN DISTINCT ap {.*}
+  } AS approvals,
+  [pk IN packages | pk {.*}] AS packages,
+  COLLECT {
+    UNWIND packages AS pk
+    MATCH (pk)-[:HAS_RUN]->(run:PublishRun {client_id: $client_id})
+    RETURN run {.*, evidence: COLLECT {
+      MATCH (run)-[:HAS_EVIDENCE]->(e:EvidenceArtifact {client_id: $client_id}) RETURN e {.*}
+    }}
+  } AS runs

@@ -1,0 +1,67 @@
+// Upstream lineage of an asset, variant or publish package: where did it come from?
+// variant -> asset -> blueprint node -> ... -> objective -> plan -> constraints snapshot,
+// with the prompts that generated it and the approvals. One query; values are parameters.
+// Neo4j Browser: :param client_id => '<client uuid>'; :param id => '<asset|variant|package id>'
+CYPHER 25
+MATCH (start {id: $id, client_id: $client_id})
+WHERE start:AssetVariant OR start:Asset OR start:PublishPackage
+WITH start,
+     CASE
+       WHEN start:AssetVariant THEN [start]
+       WHEN start:PublishPackage THEN COLLECT {
+         MATCH (start)-[:INCLUDES]->(v:AssetVariant {client_id: $client_id}) RETURN v }
+       ELSE []
+     END AS variants
+WITH start, variants,
+     CASE
+       WHEN start:Asset THEN [start]
+       ELSE COLLECT {
+         UNWIND variants AS v
+         MATCH (a:Asset {client_id: $client_id})-[:HAS_VARIANT]->(v) RETURN DISTINCT a }
+     END AS assets
+WITH start, variants, assets,
+     COLLECT {
+       UNWIND assets AS a
+       MATCH (a)-[:FROM_BLUEPRINT]->(b:PlanNode {client_id: $client_id}) RETURN DISTINCT b
+     } AS blueprints
+// Ancestors follow DEPENDS_ON and REFINES forwards and PRODUCES backwards.
+WITH start, variants, assets, blueprints,
+     COLLECT {
+       UNWIND blueprints AS b
+       MATCH (b) ((p:PlanNode)-[r:DEPENDS_ON|REFINES|PRODUCES]-(q:PlanNode)
+                  WHERE q.client_id = $client_id
+                    AND (r:PRODUCES) = (startNode(r) = q)){1,32} (x:PlanNode)
+       RETURN DISTINCT x
+     } AS ancestors
+WITH start, variants, assets, blueprints, ancestors,
+     COLLECT {
+       UNWIND blueprints + ancestors AS n
+       MATCH (plan:Plan {client_id: $client_id})-[:HAS_NODE]->(n) RETURN DISTINCT plan
+     } AS plans
+WITH start, variants, assets, blueprints, ancestors, plans,
+     start:PublishPackage AND size(plans) = 0 AS package_only
+WITH start, variants, assets, blueprints, ancestors,
+     CASE WHEN package_only
+       THEN COLLECT { MATCH (start)-[:FOR_PLAN]->(p:Plan {client_id: $client_id}) RETURN p }
+       ELSE plans END AS plans
+RETURN
+  start {.*, label: labels(start)[0]} AS start,
+  [v IN variants | v {.*}] AS variants,
+  [a IN assets | a {.*}] AS assets,
+  [b IN blueprints | b {.*}] AS blueprints,
+  [x IN ancestors | x {.*}] AS ancestors,
+  [p IN plans | p {.*}] AS plans,
+  COLLECT {
+    UNWIND plans AS p
+    MATCH (p)-[:CONSTRAINED_BY]->(s:ConstraintsSnapshot {client_id: $client_id}) RETURN s {.*}
+  } AS snapshots,
+  COLLECT {
+    UNWIND assets + variants AS target
+    MATCH (pr:PromptArtifact {client_id: $client_id})-[:GENERATED]->(target)
+    RETURN DISTINCT pr {.*}
+  } AS prompts,
+  COLLECT {
+    UNWIND assets + variants AS target
+    MATCH (ap:ApprovalRecord {client_id: $client_id})-[:APPROVES]->(target)
+    RETURN DISTINCT ap {.*}
+  } AS approvals

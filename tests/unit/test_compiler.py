@@ -1,0 +1,100 @@
+"""The selection compiler: generated Cypher is scoped, parameterised and follows the model."""
+
+from __future__ import annotations
+
+import pytest
+from strawberry.types.nodes import SelectedField
+
+from app.api import graph_queries  # noqa: F401 - registers the node types
+from app.api.types.base import GRAPHQL_NAMES, NODE_TYPES
+from app.domain.errors import ValidationFailed
+from app.graph.compiler import Compiler, connection_query, get_query
+from app.graph.registry import entities
+from app.model.nodes import MODEL
+
+
+def field(
+    name: str, *children: SelectedField, alias: str | None = None, **arguments: object
+) -> SelectedField:
+    return SelectedField(
+        name=name, directives={}, arguments=arguments, selections=list(children), alias=alias
+    )
+
+
+def compiler() -> Compiler:
+    return Compiler(client_id="c-1", names=GRAPHQL_NAMES)
+
+
+def test_nested_selection_compiles_to_one_query_with_scoped_subqueries() -> None:
+    c = compiler()
+    query = get_query(
+        c,
+        "Plan",
+        [
+            field("name"),
+            field(
+                "nodes",
+                field("title"),
+                field("assets", field("variants", field("approvals", field("status")))),
+                first="5",
+                where={"statusIn": ["READY"]},
+            ),
+        ],
+    )
+    assert query.startswith("MATCH (n0:`Plan` {id: $id, client_id: $client_id})")
+    assert query.count("COLLECT {") == 4
+    assert query.count(".client_id = $client_id") == 4
+    assert "(n0)-[:`HAS_NODE`]->(n1:`PlanNode`)" in query
+    assert (
+        "(n2)-[:`FROM_BLUEPRINT`]->" not in query
+        and "(n1)<-[:`FROM_BLUEPRINT`]-(n2:`Asset`)" in query
+    )
+    assert "(n3)<-[:`APPROVES`]-(n4:`ApprovalRecord`)" in query
+    assert c.params["client_id"] == "c-1"
+    assert 5 in c.params.values() and ["ready"] in c.params.values()
+    assert "READY" not in query and "'" not in query
+
+
+def test_aliases_key_subqueries_and_unknown_fields_are_ignored() -> None:
+    c = compiler()
+    query = get_query(
+        c,
+        "Asset",
+        [
+            field("variants", alias="ig", where={"platform": "IG"}),
+            field("__typename"),
+            field("variants"),
+        ],
+    )
+    assert "`ig`: COLLECT" in query and "`variants`: COLLECT" in query
+    assert "__typename" not in query
+
+
+@pytest.mark.parametrize(
+    ("where", "message"),
+    [
+        ({"statusIn": ["nope"]}, "status"),
+        ({"planId": "x"}, "no 'plan_id'"),
+        ({"drop": 1}, "unknown"),
+    ],
+)
+def test_bad_filters_are_validation_errors(where: dict[str, object], message: str) -> None:
+    with pytest.raises(ValidationFailed, match=message):
+        connection_query(compiler(), "Plan", [field("name")], where=where, ascending=False)
+
+
+def test_first_is_bounded() -> None:
+    with pytest.raises(ValidationFailed, match="first"):
+        get_query(compiler(), "Plan", [field("nodes", first="5000")])
+
+
+def test_every_model_label_has_a_graphql_type_with_the_model_fields() -> None:
+    internal = {"client_id"}
+    for cls in MODEL:
+        if cls.__name__ in {"Client", "ApiKey"}:
+            continue
+        node = NODE_TYPES[cls.__name__]
+        names = {f.python_name for f in node.__strawberry_definition__.fields}  # type: ignore[attr-defined]
+        model = entities()[cls.__name__]
+        assert model.properties - internal <= names, cls.__name__
+        assert set(model.relationships) <= names, cls.__name__
