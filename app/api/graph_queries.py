@@ -10,7 +10,15 @@ from strawberry.tools import create_type
 
 from app.api.context import Info
 from app.api.reads import get_node, list_nodes
-from app.api.types import assets, plans, publishing  # noqa: F401 - registers the node types
+from app.api.types import (  # noqa: F401 - registers the node types
+    agents,
+    assets,
+    conversations,
+    engagement,
+    lessons,
+    plans,
+    publishing,
+)
 from app.api.types.base import NODE_TYPES, ListOrder, RecordWhere
 from app.api.types.connection import Connection
 
@@ -25,6 +33,15 @@ ROOTS = {
     "PublishPackage": ("publish_package", "publish_packages"),
     "PublishRun": ("publish_run", "publish_runs"),
     "EvidenceArtifact": ("evidence_artifact", "evidence_artifacts"),
+    "ConversationThread": ("conversation_thread", "conversation_threads"),
+    "ConversationEvent": ("conversation_event", "conversation_events"),
+    "ThreadSummary": ("thread_summary", "thread_summaries"),
+    "EngagementEvent": ("engagement_event", "engagement_events"),
+    "PerformanceMetric": ("performance_metric", "performance_metrics"),
+    "Agent": ("agent", "agents"),
+    "AgentEpisode": ("agent_episode", "agent_episodes"),
+    "Lesson": ("lesson", "lessons"),
+    "ClientSnapshot": ("client_snapshot", "client_snapshots"),
 }
 
 

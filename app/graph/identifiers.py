@@ -8,13 +8,15 @@ from __future__ import annotations
 import re
 from enum import StrEnum
 
+from app.model.enums import MemoryRelation
 from app.model.nodes import MODEL
 
 IDENTIFIER_PATTERN = re.compile(r"^[A-Z][A-Za-z0-9_]{0,62}$")
 
 
 def _relationship_types() -> list[str]:
-    found = {"HAS_KEY"}
+    # MemoryLinks connect any two records, so their types are not declared per class.
+    found = {"HAS_KEY", *(relation.value.upper() for relation in MemoryRelation)}
     for cls in MODEL:
         for relationship in cls.defined_properties(properties=False, aliases=False).values():
             found.add(relationship.definition["relation_type"])

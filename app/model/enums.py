@@ -145,3 +145,124 @@ class EvidenceKind(StrEnum):
     DOM_SNAPSHOT = "dom_snapshot"
     RESPONSE = "response"
     OTHER = "other"
+
+
+class ConversationPlatform(StrEnum):
+    """Seed 000, 5.2 names conversation platforms in full (unlike content platforms)."""
+
+    INSTAGRAM = "instagram"
+    FACEBOOK = "facebook"
+    TIKTOK = "tiktok"
+    LINKEDIN = "linkedin"
+    YOUTUBE = "youtube"
+    X = "x"
+    SKOOL = "skool"
+
+
+class ThreadType(StrEnum):
+    DM = "dm"
+    COMMENT_THREAD = "comment_thread"
+    SKOOL_THREAD = "skool_thread"
+
+
+class ThreadStatus(StrEnum):
+    OPEN = "open"
+    DORMANT = "dormant"
+    ESCALATED = "escalated"
+    CLOSED = "closed"
+
+
+class HandoffState(StrEnum):
+    NONE = "none"
+    AWAITING_HUMAN = "awaiting_human"
+    COMPLETED = "completed"
+
+
+class EventDirection(StrEnum):
+    INBOUND = "inbound"
+    OUTBOUND = "outbound"
+
+
+class ConversationEventType(StrEnum):
+    DM_MESSAGE = "dm_message"
+    COMMENT = "comment"
+    REPLY = "reply"
+    REACTION = "reaction"
+
+
+class EngagementKind(StrEnum):
+    LIKE = "like"
+    COMMENT_REPLY = "comment_reply"
+    DM_SENT = "dm_sent"
+    DM_RECEIVED = "dm_received"
+    FOLLOW = "follow"
+    UNFOLLOW = "unfollow"
+    POST_PUBLISHED = "post_published"
+    POST_REJECTED = "post_rejected"
+    MODERATION_ACTION = "moderation_action"
+    ESCALATION = "escalation"
+
+
+class EngagementActor(StrEnum):
+    AI = "ai"
+    HUMAN = "human"
+    PLATFORM = "platform"
+
+
+class EngagementResult(StrEnum):
+    SUCCESS = "success"
+    FAIL = "fail"
+    PARTIAL = "partial"
+
+
+class MetricType(StrEnum):
+    IMPRESSIONS = "impressions"
+    REACH = "reach"
+    LIKES = "likes"
+    COMMENTS = "comments"
+    SHARES = "shares"
+    SAVES = "saves"
+    CLICKS = "clicks"
+    REPLIES = "replies"
+    DM_STARTS = "dm_starts"
+
+
+class EpisodeTrigger(StrEnum):
+    PLANNER_TICK = "planner_tick"
+    WEBHOOK_EVENT = "webhook_event"
+    HUMAN_REQUEST = "human_request"
+    SCHEDULE = "schedule"
+
+
+class EpisodeStatus(StrEnum):
+    """`running` until the episode is closed with one of the seed's final statuses."""
+
+    RUNNING = "running"
+    SUCCESS = "success"
+    FAILED = "failed"
+    ABORTED = "aborted"
+    ESCALATED = "escalated"
+
+
+class LessonScope(StrEnum):
+    GLOBAL = "global"
+    CLIENT = "client"
+    PLATFORM = "platform"
+    BLUEPRINT = "blueprint"
+
+
+class LessonType(StrEnum):
+    WHAT_WORKED = "what_worked"
+    WHAT_FAILED = "what_failed"
+    VOICE_GUARDRAIL = "voice_guardrail"
+    AUDIENCE_INSIGHT = "audience_insight"
+
+
+class MemoryRelation(StrEnum):
+    """MemoryLink relations (seed 000, 8.3); each value upper-cased is a relationship type."""
+
+    SUPPORTS = "supports"
+    CONTRADICTS = "contradicts"
+    CAUSED = "caused"
+    DERIVED_FROM = "derived_from"
+    VALIDATES = "validates"

@@ -201,6 +201,162 @@ class EvidenceArtifact(Record):
     run = RelationshipFrom("PublishRun", "HAS_EVIDENCE")
 
 
+class ConversationThread(Record):
+    platform = _enum(e.ConversationPlatform, required=True)
+    thread_type = _enum(e.ThreadType, required=True)
+    external_thread_ref = StringProperty(required=True)
+    participant_external_ref = StringProperty()
+    status = _enum(e.ThreadStatus, required=True)
+    last_event_at = DateTimeProperty()
+    safety_flags = JSONProperty()
+    summary_short = StringProperty()
+    summary_long_uri = StringProperty()
+    open_questions = JSONProperty()
+    handoff_state = _enum(e.HandoffState, required=True)
+    event_count = IntegerProperty(required=True)
+    events_since_summary = IntegerProperty(required=True)
+    summary_version = IntegerProperty(required=True)
+    needs_summary = BooleanProperty(required=True)
+    needs_summary_reason = StringProperty()
+
+    events = RelationshipTo("ConversationEvent", "HAS_EVENT")
+    summaries = RelationshipTo("ThreadSummary", "HAS_SUMMARY")
+    engagement = RelationshipFrom("EngagementEvent", "CONCERNS")
+
+
+class ConversationEvent(Record):
+    thread_id = StringProperty(required=True, index=True)
+    platform = _enum(e.ConversationPlatform, required=True)
+    direction = _enum(e.EventDirection, required=True)
+    event_type = _enum(e.ConversationEventType, required=True)
+    external_ref = StringProperty(required=True)
+    sequence = IntegerProperty(required=True)
+    text = StringProperty()
+    text_uri = StringProperty()
+    text_sha256 = StringProperty()
+    media_uris = ArrayProperty(StringProperty())
+    metadata = JSONProperty()
+
+    thread = RelationshipFrom("ConversationThread", "HAS_EVENT")
+
+
+class ThreadSummary(Record):
+    """One version of a thread's summary; versions are kept, never overwritten."""
+
+    thread_id = StringProperty(required=True, index=True)
+    version = IntegerProperty(required=True)
+    summary_short = StringProperty(required=True)
+    summary_long_uri = StringProperty()
+    author = StringProperty(required=True)
+    method = StringProperty(required=True)
+    events_covered = IntegerProperty(required=True)
+
+    thread = RelationshipFrom("ConversationThread", "HAS_SUMMARY")
+
+
+class EngagementEvent(Record):
+    platform = _enum(e.Platform, required=True)
+    event_kind = _enum(e.EngagementKind, required=True)
+    external_ref = StringProperty()
+    actor = _enum(e.EngagementActor, required=True)
+    linked_asset_id = StringProperty(index=True)
+    variant_id = StringProperty(index=True)
+    publish_run_id = StringProperty(index=True)
+    thread_id = StringProperty(index=True)
+    payload = JSONProperty()
+    result = _enum(e.EngagementResult, required=True)
+    failure_reason = StringProperty()
+
+    asset = RelationshipTo("Asset", "CONCERNS")
+    variant = RelationshipTo("AssetVariant", "CONCERNS")
+    publish_run = RelationshipTo("PublishRun", "CONCERNS")
+    thread = RelationshipTo("ConversationThread", "CONCERNS")
+
+
+class PerformanceMetric(Record):
+    platform = _enum(e.Platform, required=True)
+    asset_id = StringProperty(index=True)
+    variant_id = StringProperty(index=True)
+    plan_id = StringProperty(index=True)
+    metric_type = _enum(e.MetricType, required=True)
+    value = FloatProperty(required=True)
+    window_start = DateTimeProperty(required=True)
+    window_end = DateTimeProperty(required=True)
+
+    asset = RelationshipTo("Asset", "MEASURES")
+    variant = RelationshipTo("AssetVariant", "MEASURES")
+    plan = RelationshipTo("Plan", "MEASURES")
+
+
+class Agent(Record):
+    name = StringProperty(required=True)
+    description = StringProperty()
+
+    episodes = RelationshipTo("AgentEpisode", "RAN")
+
+
+class AgentEpisode(Record):
+    agent_name = StringProperty(required=True, index=True)
+    task_class = StringProperty(required=True)
+    trigger = _enum(e.EpisodeTrigger, required=True)
+    input_refs = JSONProperty()
+    retrieval_refs = JSONProperty()
+    tool_call_log_uri = StringProperty()
+    tool_call_log_sha256 = StringProperty()
+    output_summary = StringProperty()
+    status = _enum(e.EpisodeStatus, required=True)
+    cost_tokens_est = IntegerProperty()
+    latency_ms = IntegerProperty()
+    parent_episode_id = StringProperty(index=True)
+    closed_at = DateTimeProperty()
+
+    agent = RelationshipFrom("Agent", "RAN")
+    parent = RelationshipFrom("AgentEpisode", "SPAWNED")
+    children = RelationshipTo("AgentEpisode", "SPAWNED")
+    read_plan_nodes = RelationshipTo("PlanNode", "READ")
+    read_assets = RelationshipTo("Asset", "READ")
+    read_threads = RelationshipTo("ConversationThread", "READ")
+    read_lessons = RelationshipTo("Lesson", "READ")
+    wrote_plan_nodes = RelationshipTo("PlanNode", "WROTE")
+    wrote_assets = RelationshipTo("Asset", "WROTE")
+    wrote_threads = RelationshipTo("ConversationThread", "WROTE")
+    wrote_engagement = RelationshipTo("EngagementEvent", "WROTE")
+    wrote_lessons = RelationshipTo("Lesson", "WROTE")
+
+
+class Lesson(Record):
+    """EpisodicMemory (seed 000, 8.1): confidence decays; superseded, never deleted."""
+
+    scope = _enum(e.LessonScope, required=True)
+    lesson_type = _enum(e.LessonType, required=True)
+    statement = StringProperty(required=True)
+    evidence_refs = JSONProperty()
+    confidence = FloatProperty(required=True)
+    decay_half_life_days = FloatProperty(required=True)
+    last_evidence_at = DateTimeProperty(required=True)
+    valid_from = DateTimeProperty(required=True)
+    valid_to = DateTimeProperty()
+    superseded_by = StringProperty()
+    retired = BooleanProperty(required=True)
+
+    evidence_metrics = RelationshipTo("PerformanceMetric", "EVIDENCED_BY")
+    evidence_episodes = RelationshipTo("AgentEpisode", "EVIDENCED_BY")
+    supersedes = RelationshipTo("Lesson", "SUPERSEDES")
+    superseded = RelationshipFrom("Lesson", "SUPERSEDES")
+
+
+class ClientSnapshot(Record):
+    time_window_start = DateTimeProperty(required=True)
+    time_window_end = DateTimeProperty(required=True)
+    top_assets = ArrayProperty(StringProperty())
+    top_lessons = ArrayProperty(StringProperty())
+    risks = JSONProperty()
+    strategy_notes_uri = StringProperty()
+
+    assets = RelationshipTo("Asset", "TOP_ASSET")
+    lessons = RelationshipTo("Lesson", "TOP_LESSON")
+
+
 MODEL: tuple[type[Record], ...] = (
     Client,
     ApiKey,
@@ -214,4 +370,13 @@ MODEL: tuple[type[Record], ...] = (
     PublishPackage,
     PublishRun,
     EvidenceArtifact,
+    ConversationThread,
+    ConversationEvent,
+    ThreadSummary,
+    EngagementEvent,
+    PerformanceMetric,
+    Agent,
+    AgentEpisode,
+    Lesson,
+    ClientSnapshot,
 )

@@ -26,6 +26,15 @@ TYPE_MODULES = {
     "PublishPackage": "app.api.types.publishing",
     "PublishRun": "app.api.types.publishing",
     "EvidenceArtifact": "app.api.types.publishing",
+    "ConversationThread": "app.api.types.conversations",
+    "ConversationEvent": "app.api.types.conversations",
+    "ThreadSummary": "app.api.types.conversations",
+    "EngagementEvent": "app.api.types.engagement",
+    "PerformanceMetric": "app.api.types.engagement",
+    "Agent": "app.api.types.agents",
+    "AgentEpisode": "app.api.types.agents",
+    "Lesson": "app.api.types.lessons",
+    "ClientSnapshot": "app.api.types.lessons",
 }
 
 

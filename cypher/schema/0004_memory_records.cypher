@@ -1,0 +1,26 @@
+// Conversations, engagement, metrics, agents, episodes, lessons, snapshots (seed 000, 5-8).
+CREATE CONSTRAINT thread_id_unique IF NOT EXISTS FOR (n:ConversationThread) REQUIRE n.id IS UNIQUE;
+CREATE CONSTRAINT thread_external_ref IF NOT EXISTS FOR (n:ConversationThread) REQUIRE (n.client_id, n.platform, n.external_thread_ref) IS UNIQUE;
+CREATE CONSTRAINT event_id_unique IF NOT EXISTS FOR (n:ConversationEvent) REQUIRE n.id IS UNIQUE;
+CREATE CONSTRAINT event_external_ref IF NOT EXISTS FOR (n:ConversationEvent) REQUIRE (n.client_id, n.thread_id, n.external_ref) IS UNIQUE;
+CREATE CONSTRAINT summary_id_unique IF NOT EXISTS FOR (n:ThreadSummary) REQUIRE n.id IS UNIQUE;
+CREATE CONSTRAINT summary_version_unique IF NOT EXISTS FOR (n:ThreadSummary) REQUIRE (n.thread_id, n.version) IS UNIQUE;
+CREATE CONSTRAINT engagement_id_unique IF NOT EXISTS FOR (n:EngagementEvent) REQUIRE n.id IS UNIQUE;
+CREATE CONSTRAINT metric_id_unique IF NOT EXISTS FOR (n:PerformanceMetric) REQUIRE n.id IS UNIQUE;
+CREATE CONSTRAINT agent_id_unique IF NOT EXISTS FOR (n:Agent) REQUIRE n.id IS UNIQUE;
+CREATE CONSTRAINT agent_name_per_client IF NOT EXISTS FOR (n:Agent) REQUIRE (n.client_id, n.name) IS UNIQUE;
+CREATE CONSTRAINT episode_id_unique IF NOT EXISTS FOR (n:AgentEpisode) REQUIRE n.id IS UNIQUE;
+CREATE CONSTRAINT lesson_id_unique IF NOT EXISTS FOR (n:Lesson) REQUIRE n.id IS UNIQUE;
+CREATE CONSTRAINT client_snapshot_id_unique IF NOT EXISTS FOR (n:ClientSnapshot) REQUIRE n.id IS UNIQUE;
+CREATE INDEX thread_client_created IF NOT EXISTS FOR (n:ConversationThread) ON (n.client_id, n.created_at);
+CREATE INDEX thread_needs_summary IF NOT EXISTS FOR (n:ConversationThread) ON (n.client_id, n.needs_summary);
+CREATE INDEX event_client_created IF NOT EXISTS FOR (n:ConversationEvent) ON (n.client_id, n.created_at);
+CREATE INDEX event_thread_sequence IF NOT EXISTS FOR (n:ConversationEvent) ON (n.thread_id, n.sequence);
+CREATE INDEX summary_client_created IF NOT EXISTS FOR (n:ThreadSummary) ON (n.client_id, n.created_at);
+CREATE INDEX engagement_client_created IF NOT EXISTS FOR (n:EngagementEvent) ON (n.client_id, n.created_at);
+CREATE INDEX metric_client_created IF NOT EXISTS FOR (n:PerformanceMetric) ON (n.client_id, n.created_at);
+CREATE INDEX metric_client_window IF NOT EXISTS FOR (n:PerformanceMetric) ON (n.client_id, n.window_start);
+CREATE INDEX agent_client_created IF NOT EXISTS FOR (n:Agent) ON (n.client_id, n.created_at);
+CREATE INDEX episode_client_created IF NOT EXISTS FOR (n:AgentEpisode) ON (n.client_id, n.created_at);
+CREATE INDEX lesson_client_created IF NOT EXISTS FOR (n:Lesson) ON (n.client_id, n.created_at);
+CREATE INDEX client_snapshot_client_created IF NOT EXISTS FOR (n:ClientSnapshot) ON (n.client_id, n.created_at);
