@@ -16,8 +16,11 @@ from strawberry.extensions import (
 )
 from strawberry.tools import merge_types
 
+from app.api import fast_fields
 from app.api.assets.mutations import AssetMutations
 from app.api.context import Info
+from app.api.engagement.mutations import EngagementMutations
+from app.api.engagement.queries import EngagementQueries
 from app.api.errors import ErrorShaping
 from app.api.graph_queries import GraphQueries
 from app.api.lineage import LineageQueries
@@ -46,8 +49,10 @@ class ViewerQueries:
         )
 
 
-Query = merge_types("Query", (ViewerQueries, GraphQueries, LineageQueries))
-Mutation = merge_types("Mutation", (PlanMutations, PlanGraphMutations, AssetMutations))
+Query = merge_types("Query", (ViewerQueries, GraphQueries, LineageQueries, EngagementQueries))
+Mutation = merge_types(
+    "Mutation", (PlanMutations, PlanGraphMutations, AssetMutations, EngagementMutations)
+)
 
 
 class Schema(strawberry.Schema):
@@ -62,7 +67,7 @@ def build_schema(settings: Settings) -> strawberry.Schema:
         *QueryDepthLimiter(max_depth=settings.max_query_depth).validation_rules,
         *MaxAliasesLimiter(max_alias_count=settings.max_aliases).validation_rules,
     ]
-    return Schema(
+    built = Schema(
         query=Query,
         mutation=Mutation,
         extensions=[
@@ -73,6 +78,8 @@ def build_schema(settings: Settings) -> strawberry.Schema:
             ErrorShaping,
         ],
     )
+    fast_fields.install(built)
+    return built
 
 
 # The module-level schema is what `strawberry export-schema app.api.schema:schema` reads.

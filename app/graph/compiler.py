@@ -53,9 +53,13 @@ class Compiler:
         self.params[name] = value
         return f"${name}"
 
-    def projection(self, label: str, var: str, selections: Sequence[Selection]) -> str:
+    def projection(
+        self, label: str, var: str, selections: Sequence[Selection], *, cursor: bool = False
+    ) -> str:
         model = entity(label)
-        properties = {"id", "created_at", *RESOLVER_NEEDS.get(label, ())}
+        properties = {"id", *RESOLVER_NEEDS.get(label, ())}
+        if cursor:
+            properties.add("created_at")
         nested: dict[str, str] = {}
         for selected in flatten(selections):
             name = self.names.python_name(label, selected.name)
@@ -64,7 +68,12 @@ class Compiler:
                 nested[key] = self.related(model.relationships[name], var, selected)
             elif name in model.properties:
                 properties.add(name)
-        parts = [f".{name}" for name in sorted(properties)]
+        # Datetimes travel as text: the driver's conversion of temporal values costs more than
+        # the rest of a nested read (measured in bench/lineage.py); from_row parses them back.
+        parts = [
+            f"{name}: toString({var}.{name})" if name in model.datetimes else f".{name}"
+            for name in sorted(properties)
+        ]
         parts += [f"`{key}`: {query}" for key, query in nested.items()]
         return f"{var} {{{', '.join(parts)}}}"
 
@@ -168,7 +177,7 @@ def connection_query(
         f"($after_created_at IS NULL OR n0.created_at {compare} $after_created_at "
         f"OR (n0.created_at = $after_created_at AND n0.id {compare} $after_id))"
     )
-    projection = compiler.projection(label, "n0", selections)
+    projection = compiler.projection(label, "n0", selections, cursor=True)
     return (
         f"CALL () {{ MATCH (n:`{model.label}` {{client_id: $client_id}}) WHERE {total_filters} "
         f"RETURN count(n) AS total }} "

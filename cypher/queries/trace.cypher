@@ -27,13 +27,13 @@ RETURN
   plan {.*} AS plan,
   snapshot {.*} AS snapshot,
   COLLECT {
-    MATCH (pr:PromptArtifact {client_id: $client_id})-[:GENERATED]->(target)
-    WHERE target = asset OR target = variant
+    UNWIND [asset, variant] AS target
+    MATCH (target)<-[:GENERATED]-(pr:PromptArtifact {client_id: $client_id})
     RETURN DISTINCT pr {.*}
   } AS prompts,
   COLLECT {
-    MATCH (ap:ApprovalRecord {client_id: $client_id})-[:APPROVES]->(target)
-    WHERE target = asset OR target = variant
+    UNWIND [asset, variant] AS target
+    MATCH (target)<-[:APPROVES]-(ap:ApprovalRecord {client_id: $client_id})
     RETURN DISTINCT ap {.*}
   } AS approvals,
   [pk IN packages | pk {.*}] AS packages,

@@ -98,3 +98,32 @@ def test_every_model_label_has_a_graphql_type_with_the_model_fields() -> None:
         model = entities()[cls.__name__]
         assert model.properties - internal <= names, cls.__name__
         assert set(model.relationships) <= names, cls.__name__
+
+
+def test_datetimes_travel_as_text_and_parse_back() -> None:
+    from datetime import UTC, datetime, timedelta, timezone
+
+    from app.graph.values import parse_datetime
+
+    query = get_query(compiler(), "Plan", [field("createdAt"), field("name")])
+    assert "created_at: toString(n0.created_at)" in query and ".name" in query
+    assert parse_datetime("2026-11-25T22:01:15.739588123Z") == datetime(
+        2026, 11, 25, 22, 1, 15, 739588, tzinfo=UTC
+    )
+    assert parse_datetime("2026-02-01T00:00:00+01:00") == datetime(
+        2026, 2, 1, tzinfo=timezone(timedelta(hours=1))
+    )
+    assert parse_datetime("2026-02-01T00:00:00.5Z").microsecond == 500000
+
+
+def test_every_relationship_field_gets_a_direct_resolver() -> None:
+    from app.api import fast_fields
+    from app.api.schema import schema
+
+    expected = sum(
+        len(entities()[label].relationships) for label in NODE_TYPES if label in entities()
+    )
+    assert fast_fields.install(schema) == expected
+    plan_nodes = schema._schema.type_map["Plan"].fields["nodes"]  # type: ignore[union-attr]
+    assert plan_nodes.resolve.__module__ == "app.api.fast_fields"
+    assert set(plan_nodes.args) == {"first", "where", "orderBy"}

@@ -12,6 +12,7 @@ import strawberry
 from strawberry.types import Info
 
 from app.graph.registry import entity
+from app.graph.values import parse_datetime
 
 N = TypeVar("N", bound="NodeType")
 NODE_TYPES: dict[str, type["NodeType"]] = {}
@@ -87,6 +88,8 @@ class NodeType:
                 value = row.get(name)
                 if name in model.jsons and isinstance(value, str):
                     value = json.loads(value)
+                elif name in model.datetimes and isinstance(value, str):
+                    value = parse_datetime(value)
                 values[name] = value
         node = cls(**values)
         node._row = row  # type: ignore[misc]

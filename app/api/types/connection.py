@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any, Generic, TypeVar
 
 import strawberry
 
 from app.domain.pagination import encode_cursor
+from app.graph.values import parse_datetime
 
 T = TypeVar("T")
 
@@ -34,10 +36,14 @@ class Connection(Generic[T]):
         return [edge.node for edge in self.edges]
 
 
+def _moment(value: datetime | str) -> datetime:
+    return parse_datetime(value) if isinstance(value, str) else value
+
+
 def connection(nodes: list[Any], rows: list[dict[str, Any]], *, total: int, first: int) -> Any:
     """A connection over `first` of `nodes` (one extra row tells whether a next page exists)."""
     page = nodes[:first]
-    cursors = [encode_cursor(row["created_at"], row["id"]) for row in rows[:first]]
+    cursors = [encode_cursor(_moment(row["created_at"]), row["id"]) for row in rows[:first]]
     return Connection(
         edges=[Edge(cursor=c, node=n) for c, n in zip(cursors, page, strict=True)],
         page_info=PageInfo(
