@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 import strawberry
-from graphql import GraphQLResolveInfo
+from graphql import GraphQLObjectType, GraphQLResolveInfo
 
 from app.api.types.base import GRAPHQL_NAMES, NODE_TYPES, to_camel
 from app.graph.registry import entity
@@ -47,10 +47,10 @@ def install(schema: strawberry.Schema) -> int:
     swapped = 0
     for label, node in NODE_TYPES.items():
         graphql_type = schema._schema.type_map.get(node.__strawberry_definition__.name)  # type: ignore[attr-defined]
-        if graphql_type is None:
+        if not isinstance(graphql_type, GraphQLObjectType):
             continue
         for name, relationship in entity(label).relationships.items():
-            field = graphql_type.fields.get(to_camel(name))  # type: ignore[union-attr]
+            field = graphql_type.fields.get(to_camel(name))
             if field is None or GRAPHQL_NAMES.python_name(label, to_camel(name)) != name:
                 continue
             is_list = str(field.type).startswith("[")
