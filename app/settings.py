@@ -50,7 +50,24 @@ class Settings(BaseSettings):
     max_query_depth: int = Field(default=12, ge=2)
     max_aliases: int = Field(default=30, ge=1)
     max_tokens: int = Field(default=2_000, ge=50)
+    # Performance metric ingest: metrics per UNWIND transaction, and per request.
+    metric_batch_size: int = Field(default=1_000, ge=1, le=10_000)
+    metric_ingest_max: int = Field(default=10_000, ge=1)
+    # Agent episodes: tool-call lines appended while an episode runs (pending S3 chunks) are
+    # capped in bytes and in appends, which bounds the memory a close needs.
+    episode_log_max_bytes: int = Field(default=16 * 1024 * 1024, ge=1024)
+    episode_log_max_chunks: int = Field(default=1_000, ge=1, le=10_000)
     log_level: str = "INFO"
+    # Conversation memory (seed 000, 5): event text longer than this goes to object storage;
+    # a thread needs a summary every N events, or when hot (K events within W seconds).
+    event_inline_text_max: int = Field(default=1_000, ge=1, le=100_000)
+    summary_every_n_events: int = Field(default=6, ge=1)
+    hot_thread_events: int = Field(default=5, ge=2)
+    hot_thread_window_s: float = Field(default=300.0, gt=0)
+    # Lessons (seed 000, 8.4): retired when their effective (decayed) confidence falls below the
+    # threshold; each new evidence record raises confidence by `boost` of its distance to 1.
+    lesson_retire_threshold: float = Field(default=0.2, ge=0, le=1)
+    lesson_evidence_boost: float = Field(default=0.1, ge=0, lt=1)
 
     cache_dir: Path = Path.home() / ".cache" / "agentmem"
 

@@ -19,11 +19,19 @@ from strawberry.tools import merge_types
 from app.api import fast_fields
 from app.api.assets.mutations import AssetMutations
 from app.api.context import Info
+from app.api.conversations.mutations import ConversationMutations
+from app.api.conversations.queries import ConversationQueries
 from app.api.engagement.mutations import EngagementMutations
 from app.api.engagement.queries import EngagementQueries
+from app.api.episodes.mutations import EpisodeMutations
+from app.api.episodes.queries import EpisodeQueries
 from app.api.errors import ErrorShaping
 from app.api.graph_queries import GraphQueries
+from app.api.lessons.mutations import LessonMutations
+from app.api.lessons.queries import LessonQueries
 from app.api.lineage import LineageQueries
+from app.api.links.mutations import LinkMutations
+from app.api.links.queries import LinkQueries
 from app.api.plan_graph.mutations import PlanGraphMutations
 from app.api.plans.mutations import PlanMutations
 from app.model.enums import Role
@@ -49,9 +57,31 @@ class ViewerQueries:
         )
 
 
-Query = merge_types("Query", (ViewerQueries, GraphQueries, LineageQueries, EngagementQueries))
+Query = merge_types(
+    "Query",
+    (
+        ViewerQueries,
+        GraphQueries,
+        LineageQueries,
+        EngagementQueries,
+        ConversationQueries,
+        EpisodeQueries,
+        LessonQueries,
+        LinkQueries,
+    ),
+)
 Mutation = merge_types(
-    "Mutation", (PlanMutations, PlanGraphMutations, AssetMutations, EngagementMutations)
+    "Mutation",
+    (
+        PlanMutations,
+        PlanGraphMutations,
+        AssetMutations,
+        EngagementMutations,
+        ConversationMutations,
+        EpisodeMutations,
+        LessonMutations,
+        LinkMutations,
+    ),
 )
 
 

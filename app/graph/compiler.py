@@ -28,8 +28,15 @@ ORDERS = {
 # Properties projected for a label whatever the selection (besides id and created_at, which
 # every projection carries): those that resolver fields of the API read from the row instead
 # of selecting them. PromptArtifact.promptText / promptTextUrl read the object at
-# prompt_text_uri.
-RESOLVER_NEEDS: dict[str, frozenset[str]] = {"PromptArtifact": frozenset({"prompt_text_uri"})}
+# prompt_text_uri; Lesson.effectiveConfidence / active decay confidence from last_evidence_at;
+# ClientSnapshot.strategyNotes reads the object at strategy_notes_uri.
+RESOLVER_NEEDS: dict[str, frozenset[str]] = {
+    "PromptArtifact": frozenset({"prompt_text_uri"}),
+    "Lesson": frozenset(
+        {"confidence", "decay_half_life_days", "last_evidence_at", "retired", "valid_to"}
+    ),
+    "ClientSnapshot": frozenset({"strategy_notes_uri"}),
+}
 
 
 class GraphQLNames(Protocol):

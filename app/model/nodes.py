@@ -218,6 +218,7 @@ class ConversationThread(Record):
     summary_version = IntegerProperty(required=True)
     needs_summary = BooleanProperty(required=True)
     needs_summary_reason = StringProperty()
+    needs_summary_since = DateTimeProperty()  # when it joined the summary queue
 
     events = RelationshipTo("ConversationEvent", "HAS_EVENT")
     summaries = RelationshipTo("ThreadSummary", "HAS_SUMMARY")
@@ -309,6 +310,11 @@ class AgentEpisode(Record):
     latency_ms = IntegerProperty()
     parent_episode_id = StringProperty(index=True)
     closed_at = DateTimeProperty()
+    # The tool-call log: entries, appends (one pending S3 chunk each, concatenated into the
+    # final log at close) and bytes of tool-call lines so far; final after close.
+    tool_call_count = IntegerProperty()
+    tool_call_appends = IntegerProperty()
+    tool_call_bytes = IntegerProperty()
 
     agent = RelationshipFrom("Agent", "RAN")
     parent = RelationshipFrom("AgentEpisode", "SPAWNED")

@@ -40,6 +40,9 @@ class AgentEpisode(NodeType):
     latency_ms: int | None
     parent_episode_id: strawberry.ID | None
     closed_at: datetime | None
+    tool_call_count: int | None = strawberry.field(description="Tool calls appended so far.")
+    tool_call_appends: int | None = strawberry.field(description="appendToolCalls calls so far.")
+    tool_call_bytes: int | None = strawberry.field(description="Bytes of tool-call lines so far.")
     created_at: datetime
     updated_at: datetime
 

@@ -38,6 +38,7 @@ class ConversationThread(NodeType):
     summary_version: int
     needs_summary: bool
     needs_summary_reason: str | None
+    needs_summary_since: datetime | None
     created_at: datetime
     updated_at: datetime
 

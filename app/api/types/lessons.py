@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 
 import strawberry
 from strawberry.scalars import JSON
 
+from app.api.context import Info
 from app.api.types.base import NodeType, node_type, to_many
+from app.domain import lesson_rules
+from app.domain.client_snapshots import strategy_notes_text
 from app.model.enums import LessonScope, LessonType
 
 
@@ -34,6 +37,36 @@ class Lesson(NodeType):
     supersedes = to_many("Lesson", "Lessons it superseded (SUPERSEDES).")
     superseded = to_many("Lesson", "The lesson that superseded it (SUPERSEDES, incoming).")
 
+    # Not model properties: the compiler projects what they read whatever the selection
+    # (app.graph.compiler.RESOLVER_NEEDS).
+    @strawberry.field(
+        description="confidence * 0.5 ^ (days since lastEvidenceAt / decayHalfLifeDays), "
+        "computed now."
+    )
+    def effective_confidence(self) -> float:
+        return _effective(self)
+
+    @strawberry.field(
+        description="Not retired, not superseded, and effective confidence at or above the "
+        "retire threshold."
+    )
+    def active(self, info: Info) -> bool:
+        threshold = info.context.services.settings.lesson_retire_threshold
+        return (
+            not self.retired
+            and self.valid_to is None
+            and not lesson_rules.is_retired(_effective(self), threshold=threshold)
+        )
+
+
+def _effective(lesson: Lesson) -> float:
+    return lesson_rules.effective_confidence(
+        confidence=lesson.confidence,
+        half_life_days=lesson.decay_half_life_days,
+        last_evidence_at=lesson.last_evidence_at,
+        now=datetime.now(UTC),
+    )
+
 
 @node_type("ClientSnapshot")
 @strawberry.type(description="A periodic snapshot of what worked (seed 000, 8.2).")
@@ -50,3 +83,11 @@ class ClientSnapshot(NodeType):
 
     assets = to_many("Asset", "Top assets of the window (TOP_ASSET).")
     lessons = to_many("Lesson", "Top lessons of the window (TOP_LESSON).")
+
+    @strawberry.field(description="The strategy notes (Markdown), read from object storage.")
+    async def strategy_notes(self, info: Info) -> str | None:
+        return await strategy_notes_text(
+            info.context.services.artifacts,
+            principal=info.context.caller(),
+            snapshot={"id": str(self.id), "strategy_notes_uri": self.strategy_notes_uri},
+        )

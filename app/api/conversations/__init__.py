@@ -1,0 +1,1 @@
+"""Conversation memory over GraphQL: threads, events, summaries (seed 000, 5)."""

@@ -1,0 +1,53 @@
+"""Engagement and performance metric mutations: thin resolvers over app/domain."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import strawberry
+
+from app.api.context import Info
+from app.api.engagement import inputs as i
+from app.api.engagement import outputs as o
+from app.api.reads import load_written_at
+from app.domain import engagement
+from app.domain.metrics import ingest_metrics
+
+
+@strawberry.type
+class EngagementMutations:
+    @strawberry.mutation(
+        description="Record an engagement event with CONCERNS links to the records it is about; "
+        "an externalRef already recorded returns that event with deduplicated: true."
+    )
+    async def record_engagement_event(
+        self, info: Info, input: i.RecordEngagementEventInput
+    ) -> o.RecordEngagementEventPayload:
+        written = await engagement.record_event(
+            info.context.graph, principal=info.context.caller(), fields=dataclasses.asdict(input)
+        )
+        event = await load_written_at(info, "EngagementEvent", written.event, "event")
+        return o.RecordEngagementEventPayload(event=event, deduplicated=written.deduplicated)
+
+    @strawberry.mutation(
+        description="Ingest metrics in bulk: all are validated first (any invalid one refuses "
+        "the whole request with VALIDATION listing each bad index in extensions.invalid), then "
+        "written in batches of one UNWIND transaction each. Idempotent per metricId."
+    )
+    async def ingest_performance_metrics(
+        self, info: Info, metrics: list[i.PerformanceMetricInput]
+    ) -> o.IngestPerformanceMetricsPayload:
+        settings = info.context.services.settings
+        result = await ingest_metrics(
+            info.context.graph,
+            principal=info.context.caller(),
+            metrics=[i.metric_fields(metric) for metric in metrics],
+            batch_size=settings.metric_batch_size,
+            limit=settings.metric_ingest_max,
+        )
+        return o.IngestPerformanceMetricsPayload(
+            received=result.received,
+            created=result.created,
+            updated=result.updated,
+            batches=result.batches,
+        )

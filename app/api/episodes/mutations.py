@@ -1,0 +1,97 @@
+"""Agent and episode mutations: thin resolvers over app/domain (agents, episodes)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import strawberry
+from strawberry.scalars import JSON
+
+from app.api.context import Info
+from app.api.episodes.inputs import (
+    CloseEpisodeInput,
+    EnsureAgentInput,
+    EpisodeLinkInput,
+    StartEpisodeInput,
+)
+from app.api.reads import load_written
+from app.api.types.agents import Agent, AgentEpisode
+from app.domain import agents, episodes
+
+
+@strawberry.type
+class EpisodeMutations:
+    @strawberry.mutation(description="The client's agent of that name, created if new.")
+    async def ensure_agent(self, info: Info, input: EnsureAgentInput | None = None) -> Agent:
+        given = input or EnsureAgentInput()
+        record = await agents.ensure_agent(
+            info.context.graph,
+            principal=info.context.caller(),
+            name=given.name,
+            description=given.description,
+        )
+        return await load_written(info, "Agent", record)  # type: ignore[no-any-return]
+
+    @strawberry.mutation(description="Start a RUNNING episode of an agent (created on first use).")
+    async def start_episode(self, info: Info, input: StartEpisodeInput) -> AgentEpisode:
+        fields = dataclasses.asdict(input)
+        record = await episodes.start_episode(
+            info.context.graph,
+            principal=info.context.caller(),
+            agent_name=fields.pop("agent_name"),
+            parent_episode_id=fields.pop("parent_episode_id"),
+            fields=fields,
+        )
+        return await load_written(info, "AgentEpisode", record)  # type: ignore[no-any-return]
+
+    @strawberry.mutation(
+        description="Link a running episode to records it READ (plan nodes, assets, threads, "
+        "lessons) and WROTE (those and engagement events); idempotent per record and role."
+    )
+    async def link_episode_records(
+        self,
+        info: Info,
+        id: strawberry.ID,
+        reads: list[EpisodeLinkInput] | None = None,
+        writes: list[EpisodeLinkInput] | None = None,
+    ) -> AgentEpisode:
+        record = await episodes.link_records(
+            info.context.graph,
+            principal=info.context.caller(),
+            episode_id=id,
+            reads=[dataclasses.asdict(link) for link in reads or []],
+            writes=[dataclasses.asdict(link) for link in writes or []],
+        )
+        return await load_written(info, "AgentEpisode", record)  # type: ignore[no-any-return]
+
+    @strawberry.mutation(description="Append tool calls (JSON objects) to a running episode's log.")
+    async def append_tool_calls(
+        self, info: Info, id: strawberry.ID, entries: list[JSON]
+    ) -> AgentEpisode:
+        settings = info.context.services.settings
+        record = await episodes.append_tool_calls(
+            info.context.graph,
+            info.context.services.artifacts,
+            principal=info.context.caller(),
+            episode_id=id,
+            entries=list(entries),
+            max_bytes=settings.episode_log_max_bytes,
+            max_chunks=settings.episode_log_max_chunks,
+        )
+        return await load_written(info, "AgentEpisode", record)  # type: ignore[no-any-return]
+
+    @strawberry.mutation(
+        description="Close a running episode: its log (inputs, reads, tool calls, writes, "
+        "decisions, output) is stored as JSON lines with its SHA-256; then nothing changes."
+    )
+    async def close_episode(
+        self, info: Info, id: strawberry.ID, input: CloseEpisodeInput
+    ) -> AgentEpisode:
+        record = await episodes.close_episode(
+            info.context.graph,
+            info.context.services.artifacts,
+            principal=info.context.caller(),
+            episode_id=id,
+            fields=dataclasses.asdict(input),
+        )
+        return await load_written(info, "AgentEpisode", record)  # type: ignore[no-any-return]

@@ -1,0 +1,1 @@
+"""Lessons, client snapshots and the cross-agent traversals over GraphQL."""

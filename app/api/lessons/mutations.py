@@ -1,0 +1,108 @@
+"""Lesson and client snapshot mutations: thin resolvers over app/domain."""
+
+from __future__ import annotations
+
+import dataclasses
+from datetime import datetime
+from typing import Annotated
+
+import strawberry
+
+from app.api.context import Info
+from app.api.lessons.inputs import CreateLessonInput, policy
+from app.api.reads import load_written
+from app.api.types.lessons import ClientSnapshot, Lesson
+from app.domain import client_snapshots, lessons
+
+
+@strawberry.type(description="What retireStaleLessons retired.")
+class RetiredLessons:
+    count: int
+    lesson_ids: list[strawberry.ID]
+
+
+@strawberry.type
+class LessonMutations:
+    @strawberry.mutation(description="Record a lesson with its evidence (metrics, episodes).")
+    async def create_lesson(self, info: Info, input: CreateLessonInput) -> Lesson:
+        record = await lessons.create_lesson(
+            info.context.graph,
+            principal=info.context.caller(),
+            fields=dataclasses.asdict(input),
+            policy=policy(info),
+        )
+        return await load_written(info, "Lesson", record)  # type: ignore[no-any-return]
+
+    @strawberry.mutation(
+        description="Link more evidence to a lesson. Each new evidence record restarts the decay "
+        "clock and raises confidence by lessonEvidenceBoost of its distance to 1 (see README)."
+    )
+    async def add_lesson_evidence(
+        self,
+        info: Info,
+        id: strawberry.ID,
+        metric_ids: list[strawberry.ID] | None = None,
+        episode_ids: list[strawberry.ID] | None = None,
+    ) -> Lesson:
+        record = await lessons.add_lesson_evidence(
+            info.context.graph,
+            principal=info.context.caller(),
+            lesson_id=id,
+            metric_ids=list(metric_ids or []),
+            episode_ids=list(episode_ids or []),
+            policy=policy(info),
+        )
+        return await load_written(info, "Lesson", record)  # type: ignore[no-any-return]
+
+    @strawberry.mutation(
+        description="Replace a lesson by a contradicting one: the new lesson SUPERSEDES and "
+        "CONTRADICTS the old one, which is kept with validTo = now and supersededBy set."
+    )
+    async def supersede_lesson(
+        self,
+        info: Info,
+        old_id: strawberry.ID,
+        new_lesson: CreateLessonInput,
+        note: str | None = None,
+    ) -> Lesson:
+        record = await lessons.supersede_lesson(
+            info.context.graph,
+            principal=info.context.caller(),
+            old_id=old_id,
+            fields=dataclasses.asdict(new_lesson),
+            note=note,
+            policy=policy(info),
+        )
+        return await load_written(info, "Lesson", record)  # type: ignore[no-any-return]
+
+    @strawberry.mutation(
+        description="Mark every lesson whose effective confidence is below the retire threshold "
+        "as retired (admin)."
+    )
+    async def retire_stale_lessons(self, info: Info) -> RetiredLessons:
+        ids = await lessons.retire_stale_lessons(
+            info.context.graph, principal=info.context.caller(), policy=policy(info)
+        )
+        return RetiredLessons(count=len(ids), lesson_ids=[strawberry.ID(i) for i in ids])
+
+    @strawberry.mutation(
+        description="Snapshot a time window: top assets by metrics, top lessons by effective "
+        "confidence, risks, and strategy notes (Markdown in object storage)."
+    )
+    async def generate_client_snapshot(
+        self,
+        info: Info,
+        from_: Annotated[datetime, strawberry.argument(name="from")],
+        to: datetime,
+        top: int = 10,
+    ) -> ClientSnapshot:
+        record = await client_snapshots.generate_client_snapshot(
+            info.context.graph,
+            info.context.services.artifacts,
+            principal=info.context.caller(),
+            window_start=from_,
+            window_end=to,
+            top=top,
+            policy=policy(info),
+        )
+        return await load_written(info, "ClientSnapshot", record)  # type: ignore[no-any-return]

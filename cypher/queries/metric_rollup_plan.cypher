@@ -1,0 +1,35 @@
+// Performance metrics rolled up per plan (seed 000, 6.3). A metric is attributed to a plan when
+// it MEASURES the plan, an asset made from one of the plan's nodes
+// ((:Asset)-[:FROM_BLUEPRINT]->(:PlanNode)<-[:HAS_NODE]-(:Plan)), or a variant of such an asset;
+// it counts once per plan however many of these paths lead there.
+// Neo4j Browser: :param client_id => '<client uuid>'; :param from => datetime('2026-02-01T00:00:00Z');
+// :param to => datetime('2026-03-01T00:00:00Z'); :param metric_types => null (or ['impressions']);
+// :param bucket => null (or 'day', 'week'); :param first => 100
+// A metric is in the window when from <= window_start < to; buckets truncate window_start (UTC).
+// Rows: per group key, bucket and metric type, ordered by bucket, metric type, sum descending.
+CYPHER 25
+MATCH (m:PerformanceMetric)
+WHERE m.client_id = $client_id AND m.window_start >= $from AND m.window_start < $to
+  AND ($metric_types IS NULL OR m.metric_type IN $metric_types)
+CALL (m) {
+  MATCH (m)-[:MEASURES]->(p:Plan {client_id: $client_id})
+  RETURN p
+  UNION
+  MATCH (m)-[:MEASURES]->(:Asset)-[:FROM_BLUEPRINT]->(:PlanNode)<-[:HAS_NODE]-(p:Plan {client_id: $client_id})
+  RETURN p
+  UNION
+  MATCH (m)-[:MEASURES]->(:AssetVariant)<-[:HAS_VARIANT]-(:Asset)-[:FROM_BLUEPRINT]->(:PlanNode)
+        <-[:HAS_NODE]-(p:Plan {client_id: $client_id})
+  RETURN p
+}
+WITH p, m.metric_type AS metric_type, m.value AS value,
+     CASE $bucket
+       WHEN 'day' THEN datetime.truncate('day', m.window_start)
+       WHEN 'week' THEN datetime.truncate('week', m.window_start)
+     END AS bucket_start
+WITH p, metric_type, bucket_start,
+     sum(value) AS total, avg(value) AS mean, max(value) AS peak, count(*) AS metrics
+ORDER BY bucket_start, metric_type, total DESC, p.id
+LIMIT $first
+RETURN p.id AS key, p.name AS label, bucket_start, metric_type,
+       total AS sum, mean AS avg, peak AS max, metrics AS count
