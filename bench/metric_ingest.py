@@ -54,7 +54,7 @@ RETURN a.id AS asset, v.id AS variant, p.id AS plan
 # The bench client's records (its demo graph and metrics) go once measured, unless --keep.
 DELETE_CLIENT = """
 MATCH (n {client_id: $client_id})
-CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS
+CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 1000 ROWS
 """
 DAY0 = datetime(2026, 1, 5, tzinfo=UTC)
 WEEKS = 8
@@ -231,9 +231,6 @@ def main() -> None:
             )
             timings = ingest(driver, http, principal, rows, batch=args.batch, database=db)
             latency, row_counts = rollups(driver, http, client_id, args.runs, db)
-            if not args.keep:
-                with driver.session(database=db) as session:
-                    session.run(DELETE_CLIENT, {"client_id": client_id}).consume()
     finally:
         server.terminate()
         server.wait(timeout=30)
@@ -263,6 +260,15 @@ def main() -> None:
     )
     document = json.loads(path.read_text())
     path.write_text(json.dumps(document | {"rates": rates}, indent=2) + "\n")
+    if not args.keep:
+        remove_client(settings, client_id)
+
+
+def remove_client(settings: Settings, client_id: str) -> None:
+    auth = (settings.neo4j_user, settings.neo4j_password.get_secret_value())
+    with GraphDatabase.driver(settings.neo4j_uri, auth=auth) as driver:
+        with driver.session(database=settings.neo4j_database) as session:
+            session.run(DELETE_CLIENT, {"client_id": client_id}).consume()
 
 
 if __name__ == "__main__":
