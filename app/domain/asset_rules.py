@@ -7,7 +7,8 @@ from collections.abc import Mapping, Sequence
 from enum import StrEnum
 from typing import TypeVar
 
-from app.domain.errors import ApprovalRequired, InvalidTransition
+from app.domain.errors import ApprovalRequired
+from app.domain.status_machine import check_transition as check_transition
 from app.model.enums import (
     ApprovalStatus,
     AssetStatus,
@@ -55,18 +56,6 @@ RUN_TRANSITIONS: dict[PublishRunStatus, frozenset[PublishRunStatus]] = {
     U.SUCCEEDED: frozenset(),
     U.FAILED: frozenset(),
 }
-
-
-def check_transition(table: Mapping[E, frozenset[E]], current: E, target: E, *, what: str) -> None:
-    """INVALID_TRANSITION naming the allowed next statuses unless `target` follows `current`."""
-    if target not in table[current]:
-        allowed = ", ".join(sorted(s.value for s in table[current])) or "none"
-        raise InvalidTransition(
-            f"{what} in status {current.value!r} cannot move to {target.value!r}; "
-            f"allowed next statuses: {allowed}",
-            current=current.value,
-            target=target.value,
-        )
 
 
 def blocked_variants(required_statuses: Mapping[str, Sequence[str]]) -> list[str]:

@@ -7,7 +7,8 @@ import math
 from enum import Enum
 from typing import Any
 
-from app.domain.errors import InvalidTransition, ValidationFailed
+from app.domain.errors import ValidationFailed
+from app.domain.status_machine import check_transition
 from app.model.enums import PlanNodeStatus, PlanNodeType
 
 S = PlanNodeStatus
@@ -30,14 +31,7 @@ MAX_INPUTS_CHARS = 20_000
 
 
 def check_node_transition(current: PlanNodeStatus, target: PlanNodeStatus) -> None:
-    if target not in NODE_TRANSITIONS[current]:
-        allowed = ", ".join(sorted(s.value for s in NODE_TRANSITIONS[current])) or "none"
-        raise InvalidTransition(
-            f"a plan node in status {current.value!r} cannot move to {target.value!r}; "
-            f"allowed next statuses: {allowed}",
-            current=current.value,
-            target=target.value,
-        )
+    check_transition(NODE_TRANSITIONS, current, target, what="a plan node")
 
 
 def check_new_node(fields: dict[str, Any]) -> dict[str, Any]:

@@ -5,7 +5,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from app.domain.errors import InvalidTransition, ValidationFailed
+from app.domain.errors import ValidationFailed
+from app.domain.status_machine import check_transition as check_status
 from app.model.enums import PlanStatus
 
 S = PlanStatus
@@ -23,14 +24,7 @@ MAX_REF = 200
 
 
 def check_transition(current: PlanStatus, target: PlanStatus) -> None:
-    if target not in PLAN_TRANSITIONS[current]:
-        allowed = ", ".join(sorted(s.value for s in PLAN_TRANSITIONS[current])) or "none"
-        raise InvalidTransition(
-            f"a plan in status {current.value!r} cannot move to {target.value!r}; "
-            f"allowed next statuses: {allowed}",
-            current=current.value,
-            target=target.value,
-        )
+    check_status(PLAN_TRANSITIONS, current, target, what="a plan")
 
 
 def check_plan_fields(fields: dict[str, Any]) -> dict[str, Any]:
