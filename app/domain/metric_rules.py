@@ -88,8 +88,8 @@ def metric_row(raw: dict[str, Any]) -> dict[str, Any]:
 
 
 def check_against_graph(checked: Checked, found: dict[str, Any]) -> None:
-    """Problems of rows whose ids the client does not own, or that would change a stored
-    metric's fixed fields. `found` is what METRIC_LOOKUP returned."""
+    """Problems of rows naming records the client does not own, or that would change one of
+    its stored metrics' fixed fields. `found` is what METRIC_LOOKUP returned."""
     assets, plans = set(found["assets"]), set(found["plans"])
     variants = {pair[0]: pair[1] for pair in found["variants"]}
     existing = {metric["id"]: metric for metric in found["metrics"]}
@@ -106,9 +106,7 @@ def check_against_graph(checked: Checked, found: dict[str, Any]) -> None:
         stored = existing.get(row["id"])
         if stored is None:
             continue
-        if not stored["own"]:
-            checked.add(index, "metric_id", f"metric_id {row['id']} is already used")
-        elif any(stored.get(name) != row[name] for name in FIXED):
+        if any(stored.get(name) != row[name] for name in FIXED):
             checked.add(
                 index,
                 "metric_id",

@@ -27,7 +27,8 @@ from app.graph.cypher_files import named_query
 from app.graph.executor import GraphExecutor, Tx
 from app.graph.values import plain
 
-# What the client owns among the ids a request names; another client's metric only says so.
+# What the client owns among the ids a request names; other clients' records are invisible
+# (metric ids are unique per client: migration 0009).
 METRIC_LOOKUP = """
 RETURN
   [id IN $asset_ids WHERE EXISTS { MATCH (:Asset {id: id, client_id: $client_id}) }] AS assets,
@@ -36,10 +37,8 @@ RETURN
             MATCH (v:AssetVariant {id: id, client_id: $client_id})
             RETURN [v.id, v.asset_id] } AS variants,
   COLLECT { UNWIND $metric_ids AS id
-            MATCH (m:PerformanceMetric {id: id})
-            RETURN CASE WHEN m.client_id = $client_id
-              THEN m {.id, .platform, .metric_type, .asset_id, .variant_id, .plan_id, own: true}
-              ELSE {id: m.id, own: false} END } AS metrics
+            MATCH (m:PerformanceMetric {id: id, client_id: $client_id})
+            RETURN m {.id, .platform, .metric_type, .asset_id, .variant_id, .plan_id} } AS metrics
 """
 # One batch: new metrics get their fixed fields and MEASURES relationships; existing ones (of
 # this client) get the new value and window. `updated_at IS NULL` tells a node MERGE just made.

@@ -275,6 +275,8 @@ class EngagementEvent(Record):
 
 
 class PerformanceMetric(Record):
+    """Ids are chosen by the client, so they are unique per client only (migration 0009)."""
+
     platform = _enum(e.Platform, required=True)
     asset_id = StringProperty(index=True)
     variant_id = StringProperty(index=True)

@@ -381,9 +381,15 @@ def test_bob_never_touches_alices_metrics(
             == missing["errors"][0]["extensions"]["invalid"][0]["message"]
         )
     bob_asset = create_asset(bob)["id"]
+    # Metric ids are per client: bob reusing alice's id learns nothing and gets his own metric.
     reused = ingest(bob, [metric({"assetId": bob_asset}, metricId=alices["metricId"], value=1.0)])
-    assert error_code(reused) == "VALIDATION"
-    assert client_count(neo4j_session, "PerformanceMetric", bob) == 0
+    assert reused["data"]["ingestPerformanceMetrics"]["created"] == 1
+    assert client_count(neo4j_session, "PerformanceMetric", bob) == 1
+    bobs = bob.data(
+        "query($id: ID!) { performanceMetric(id: $id) { value asset { id } } }",
+        {"id": alices["metricId"]},
+    )["performanceMetric"]
+    assert bobs == {"value": 1.0, "asset": {"id": bob_asset}}
     assert (
         alice.data(
             "query($id: ID!) { performanceMetric(id: $id) { value } }", {"id": alices["metricId"]}
@@ -395,7 +401,7 @@ def test_bob_never_touches_alices_metrics(
     for group in ("ASSET", "VARIANT", "PLAN", "PLATFORM"):
         assert all(row["key"] != bob_asset for row in rollup(alice, groupBy=group))
     assert [(r["key"], r["sum"]) for r in rollup(alice, groupBy="PLATFORM")] == [("ig", 42.0)]
-    assert [(r["key"], r["sum"]) for r in rollup(bob, groupBy="ASSET")] == [(bob_asset, 7.0)]
+    assert [(r["key"], r["sum"]) for r in rollup(bob, groupBy="ASSET")] == [(bob_asset, 8.0)]
 
     analyst = same_client_caller(settings, neo4j_session, alice, Role.ANALYST)
     assert error_code(ingest(analyst, [metric({"assetId": world["A"]})])) == "FORBIDDEN"

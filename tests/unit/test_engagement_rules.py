@@ -174,18 +174,17 @@ def test_a_variant_must_belong_to_the_asset_given_with_it() -> None:
     assert [p["field"] for p in checked.problems] == ["variant_id", "variant_id"]
 
 
-def test_a_stored_metric_keeps_its_fixed_fields_and_another_clients_id_is_taken() -> None:
-    mine, theirs = str(uuid.uuid4()), str(uuid.uuid4())
-    stored = {"id": mine, "own": True, "platform": "ig", "metric_type": "impressions"}
+def test_a_stored_metric_keeps_its_fixed_fields() -> None:
+    mine, new = str(uuid.uuid4()), str(uuid.uuid4())
+    stored = {"id": mine, "platform": "ig", "metric_type": "impressions"}
     stored |= {"asset_id": ASSET, "variant_id": None, "plan_id": None}
     metrics = [
         metric(metric_id=mine, value=999, window_end=START + timedelta(days=7)),
-        metric(metric_id=theirs),
+        metric(metric_id=new),
     ]
     checked = check_metrics(metrics, limit=5)
-    check_against_graph(checked, found(metrics=[stored, {"id": theirs, "own": False}]))
-    assert [(p["index"], p["field"]) for p in checked.problems] == [(1, "metric_id")]
-    assert checked.problems[0]["message"] == f"metric_id {theirs} is already used"
+    check_against_graph(checked, found(metrics=[stored]))
+    assert checked.problems == []
 
     changed = check_metrics([metric(metric_id=mine, metric_type="reach")], limit=5)
     check_against_graph(changed, found(metrics=[stored]))
