@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import platform
+import socket
 import statistics
 import subprocess
 import sys
@@ -60,6 +61,13 @@ def _cpu_model() -> str:
         if line.startswith("model name"):
             return line.split(":", 1)[1].strip()
     return platform.processor()
+
+
+def free_port() -> int:
+    """A loopback port nobody listens on (other benchmarks may serve on their defaults)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
 
 
 def serve_api(port: int) -> subprocess.Popen[bytes]:

@@ -25,7 +25,7 @@ from app.model.enums import Role  # noqa: E402
 from app.services.admin import connected, create_key  # noqa: E402
 from app.services.demo import generate_demo  # noqa: E402
 from app.settings import Settings, load_settings  # noqa: E402
-from bench._common import report, serve_api, summary, timed  # noqa: E402
+from bench._common import free_port, report, serve_api, summary, timed  # noqa: E402
 
 UPSTREAM = "query($id: ID!) { upstream(id: $id) { startId assets { id } ancestors { id title } plans { id } snapshots { id } prompts { id } approvals { id status } } }"  # noqa: E501
 TRACE = "query($id: ID!) { trace(variantId: $id) { variant { id } asset { id } blueprint { id } ancestors { id } plan { id } snapshot { id } prompts { id } approvals { id } runs { run { id } evidence { uri } } } }"  # noqa: E501
@@ -121,10 +121,11 @@ def main() -> None:
     parser.add_argument("--small", type=int, default=100, help="plans in the small client")
     parser.add_argument("--large", type=int, default=1000, help="plans in the large client")
     parser.add_argument("--runs", type=int, default=200)
-    parser.add_argument("--port", type=int, default=8766)
+    parser.add_argument("--port", type=int, default=0, help="API port (0: a free one)")
     args = parser.parse_args()
     settings = load_settings()
     sizes, rows, ratios = {}, {}, {}
+    args.port = args.port or free_port()
     server = serve_api(args.port)
     auth = (settings.neo4j_user, settings.neo4j_password.get_secret_value())
     try:

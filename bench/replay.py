@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import itertools
-import socket
 import sys
 import time
 from collections.abc import Callable
@@ -32,7 +31,7 @@ from app.model.enums import Role  # noqa: E402
 from app.services.admin import connected, create_key  # noqa: E402
 from app.services.demo import generate_demo  # noqa: E402
 from app.settings import Settings, load_settings  # noqa: E402
-from bench._common import report, serve_api, summary  # noqa: E402
+from bench._common import free_port, report, serve_api, summary  # noqa: E402
 
 EPISODE = "id status agentName taskClass"
 RECORD = "... on PlanNode { id title summary updatedAt } ... on Asset { id title status updatedAt }"
@@ -176,13 +175,6 @@ def interleaved(
             print(f"\r  {n + 1}/{runs} rounds", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
     return {name: summary(values) for name, values in samples.items()}
-
-
-def free_port() -> int:
-    """A port no other server (another benchmark's API, say) is listening on."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def main() -> None:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import random
-import socket
 import sys
 import uuid
 from datetime import UTC, datetime, timedelta
@@ -32,7 +31,7 @@ from app.model.enums import Role  # noqa: E402
 from app.services.admin import connected, create_key  # noqa: E402
 from app.services.demo import generate_demo  # noqa: E402
 from app.settings import Settings, load_settings  # noqa: E402
-from bench._common import report, serve_api, summary, timed  # noqa: E402
+from bench._common import free_port, report, serve_api, summary, timed  # noqa: E402
 
 AGENTS = ["planner", "creator", "publisher", "engager", "analyst"]
 BATCH = 5_000
@@ -109,13 +108,6 @@ CALL () {
 }
 RETURN contradicted, failed_event, hub
 """
-
-
-def free_port() -> int:
-    """A port nobody listens on (other benchmarks may be serving on their defaults)."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def uid(rng: random.Random) -> str:
