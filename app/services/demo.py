@@ -51,7 +51,8 @@ async def generate_demo(
     (in `bucket`). The same client and seed twice is a CONFLICT: the ids would collide."""
     if plans < 1 or batch_plans < 1:
         raise ValueError("plans and batch_plans must be at least 1")
-    existing = await graph.read(FIND_PLAN, {"id": first_plan_id(client_id=client_id, seed=seed)})
+    first_id = first_plan_id(client_id=client_id, seed=seed)
+    existing = await graph.read(FIND_PLAN, {"id": first_id, "client_id": client_id})
     if existing:
         raise Conflict(f"this client already has demo data for seed {seed}; use another seed")
     bucket = artifacts.bucket if artifacts is not None else bucket

@@ -20,8 +20,8 @@ from app.model.nodes import MODEL
 from app.services.demo_rows import NODE_LABELS, REL_KINDS, RelKind
 
 FIND_PLAN = """
-MATCH (p:Plan {id: $id})
-RETURN p.client_id AS client_id
+MATCH (p:Plan {id: $id, client_id: $client_id})
+RETURN p.id AS id
 """
 
 
