@@ -25,24 +25,16 @@ ORDERS = {
 }
 
 
-# Properties projected for a label whatever the selection (besides id and created_at, which
-# every projection carries): those that resolver fields of the API read from the row instead
-# of selecting them. PromptArtifact.promptText / promptTextUrl read the object at
-# prompt_text_uri; Lesson.effectiveConfidence / active decay confidence from last_evidence_at;
-# ClientSnapshot.strategyNotes reads the object at strategy_notes_uri.
-RESOLVER_NEEDS: dict[str, frozenset[str]] = {
-    "PromptArtifact": frozenset({"prompt_text_uri"}),
-    "Lesson": frozenset(
-        {"confidence", "decay_half_life_days", "last_evidence_at", "retired", "valid_to"}
-    ),
-    "ClientSnapshot": frozenset({"strategy_notes_uri"}),
-}
-
-
 class GraphQLNames(Protocol):
-    """Maps a GraphQL field name of a node type to its Python (= model) name."""
+    """What the compiler needs to know of the API's node types."""
 
-    def python_name(self, label: str, graphql_name: str) -> str | None: ...
+    def python_name(self, label: str, graphql_name: str) -> str | None:
+        """The Python (= model) name of a GraphQL field of the label's type."""
+        ...
+
+    def needs(self, label: str) -> frozenset[str]:
+        """Properties the type's resolver fields read from the row whatever the selection."""
+        ...
 
 
 @dataclass
@@ -64,7 +56,7 @@ class Compiler:
         self, label: str, var: str, selections: Sequence[Selection], *, cursor: bool = False
     ) -> str:
         model = entity(label)
-        properties = {"id", *RESOLVER_NEEDS.get(label, ())}
+        properties = {"id", *self.names.needs(label)}
         if cursor:
             properties.add("created_at")
         nested: dict[str, str] = {}
@@ -177,8 +169,8 @@ def connection_query(
 ) -> str:
     """One round trip: the total under the filter, then one keyset page with projections."""
     model = entity(label)
-    total_filters = " AND ".join(["true", *compiler.filters(model, "n", where)])
-    page_filters = " AND ".join(["true", *compiler.filters(model, "n0", where)])
+    # The count runs in its own scope, so it can reuse the page's variable and conditions.
+    filters = " AND ".join(["true", *compiler.filters(model, "n0", where)])
     direction, compare = ("ASC", ">") if ascending else ("DESC", "<")
     keyset = (
         f"($after_created_at IS NULL OR n0.created_at {compare} $after_created_at "
@@ -186,10 +178,10 @@ def connection_query(
     )
     projection = compiler.projection(label, "n0", selections, cursor=True)
     return (
-        f"CALL () {{ MATCH (n:`{model.label}` {{client_id: $client_id}}) WHERE {total_filters} "
-        f"RETURN count(n) AS total }} "
+        f"CALL () {{ MATCH (n0:`{model.label}` {{client_id: $client_id}}) WHERE {filters} "
+        f"RETURN count(n0) AS total }} "
         f"OPTIONAL MATCH (n0:`{model.label}` {{client_id: $client_id}}) "
-        f"WHERE {page_filters} AND {keyset} "
+        f"WHERE {filters} AND {keyset} "
         f"WITH total, n0 ORDER BY n0.created_at {direction}, n0.id {direction} LIMIT $limit "
         f"RETURN total, collect({projection}) AS rows"
     )

@@ -68,6 +68,8 @@ class AssetVariant(NodeType):
 @node_type("PromptArtifact")
 @strawberry.type(description="A prompt used for generation; text in object storage (4.2.3).")
 class PromptArtifact(NodeType):
+    __needs__ = frozenset({"prompt_text_uri"})  # promptText, promptTextUrl
+
     id: strawberry.ID
     task_class: TaskClass
     provider: str
@@ -84,8 +86,6 @@ class PromptArtifact(NodeType):
     generated_assets = to_many("Asset", "Assets it generated (GENERATED).")
     generated_variants = to_many("AssetVariant", "Variants it generated (GENERATED).")
 
-    # Not model properties: the compiler projects prompt_text_uri for them whatever the
-    # selection (app.graph.compiler.RESOLVER_NEEDS).
     @strawberry.field(description="The prompt text, read back from object storage.")
     async def prompt_text(self, info: Info) -> str:
         return await prompts.prompt_text(

@@ -76,6 +76,9 @@ class NodeType:
     """Mixin of every node type: built from a row of the compiled query."""
 
     __model__: ClassVar[str]
+    # Model properties that resolver fields (not model properties themselves) read from the
+    # row: the compiler projects them whatever the selection.
+    __needs__: ClassVar[frozenset[str]] = frozenset()
     _row: ClassVar[dict[str, Any]]  # set per instance by from_row; not a GraphQL field
 
     @classmethod
@@ -151,6 +154,9 @@ class GraphQLNameMap:
                 f.graphql_name or to_camel(f.python_name): f.python_name for f in definition.fields
             }
         return self._names[label].get(str(graphql_name))
+
+    def needs(self, label: str) -> frozenset[str]:
+        return NODE_TYPES[label].__needs__
 
 
 def to_camel(name: str) -> str:

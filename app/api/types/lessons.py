@@ -17,6 +17,11 @@ from app.model.enums import LessonScope, LessonType
 @node_type("Lesson")
 @strawberry.type(description="A learned lesson (EpisodicMemory, seed 000, 8.1).")
 class Lesson(NodeType):
+    # effectiveConfidence and active decay the confidence from the last evidence.
+    __needs__ = frozenset(
+        {"confidence", "decay_half_life_days", "last_evidence_at", "retired", "valid_to"}
+    )
+
     id: strawberry.ID
     scope: LessonScope
     lesson_type: LessonType
@@ -37,8 +42,6 @@ class Lesson(NodeType):
     supersedes = to_many("Lesson", "Lessons it superseded (SUPERSEDES).")
     superseded = to_many("Lesson", "The lesson that superseded it (SUPERSEDES, incoming).")
 
-    # Not model properties: the compiler projects what they read whatever the selection
-    # (app.graph.compiler.RESOLVER_NEEDS).
     @strawberry.field(
         description="confidence * 0.5 ^ (days since lastEvidenceAt / decayHalfLifeDays), "
         "computed now."
@@ -71,6 +74,8 @@ def _effective(lesson: Lesson) -> float:
 @node_type("ClientSnapshot")
 @strawberry.type(description="A periodic snapshot of what worked (seed 000, 8.2).")
 class ClientSnapshot(NodeType):
+    __needs__ = frozenset({"strategy_notes_uri"})  # strategyNotes
+
     id: strawberry.ID
     time_window_start: datetime
     time_window_end: datetime
