@@ -36,6 +36,11 @@ def _parser() -> argparse.ArgumentParser:
     bench = commands.add_parser("bench", help="run a benchmark from bench/")
     bench.add_argument("name", help="benchmark name, e.g. plan_read")
     commands.add_parser("test", help="start local services and run the whole test suite")
+    reembed = commands.add_parser("reembed", help="re-embed records of another embedding model")
+    reembed.add_argument("--all", action="store_true", help="re-embed every searchable record")
+    commands.add_parser("embed-worker", help="run the embedding worker as its own process")
+    sweep = commands.add_parser("sweep", help="purge expired memory records now")
+    sweep.add_argument("--client-id", default=None, help="only this client's (default: all)")
     return parser
 
 
@@ -57,8 +62,39 @@ def main(argv: list[str] | None = None) -> int:
         "demo": _demo,
         "bench": _bench,
         "test": _test,
+        "reembed": _reembed,
+        "embed-worker": _embed_worker,
+        "sweep": _sweep,
     }
     return handlers[args.command](settings, args)
+
+
+def _reembed(settings: Settings, args: argparse.Namespace) -> int:
+    from app.retrieval.admin import reembed
+
+    return asyncio.run(reembed(settings, everything=args.all))
+
+
+def _embed_worker(settings: Settings, args: argparse.Namespace) -> int:
+    from app.retrieval.admin import run_worker
+
+    try:
+        return asyncio.run(run_worker(settings))
+    except KeyboardInterrupt:
+        return 0
+
+
+def _sweep(settings: Settings, args: argparse.Namespace) -> int:
+    from app.services.memory_background import run_sweep
+
+    summary = asyncio.run(run_sweep(settings, client_id=args.client_id))
+    print(
+        f"purged {summary['purged']} expired memory records ({summary['versions']} versions, "
+        f"{summary['objects']} stored objects) of {summary['clients']} clients "
+        f"in {summary['batches']} batches"
+        + (f"; error: {summary['error']}" if summary["error"] else "")
+    )
+    return 1 if summary["error"] else 0
 
 
 def _export_schema(output: Path) -> int:

@@ -11,7 +11,7 @@ from typing import Any
 from neo4j import AsyncGraphDatabase
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import Receive, Scope, Send
@@ -28,7 +28,9 @@ from app.graph.executor import GraphExecutor, start_counting
 from app.graph.migrations import migrate
 from app.middleware import BodyLimit, RequestLog
 from app.retrieval.embedder import Embedder
+from app.retrieval.worker import EmbeddingWorker
 from app.services.graphiql_assets import LOCAL_PREFIX, local_assets, localised
+from app.services.memory_background import start_memory_background
 from app.settings import Settings
 
 log = logging.getLogger("app")
@@ -63,6 +65,8 @@ async def open_services(settings: Settings, *, apply_migrations: bool = True) ->
     driver = AsyncGraphDatabase.driver(
         settings.neo4j_uri,
         auth=(settings.neo4j_user, settings.neo4j_password.get_secret_value()),
+        # Planner notices (e.g. a property no record has yet) are not errors; keep logs clean.
+        notifications_min_severity="OFF",
     )
     await driver.verify_connectivity()
     graph = GraphExecutor(driver, database=settings.neo4j_database)
@@ -72,9 +76,16 @@ async def open_services(settings: Settings, *, apply_migrations: bool = True) ->
     artifacts = ArtifactStore(make_client(settings), bucket=settings.s3_bucket)
     await artifacts.ensure_bucket()
     embedder = Embedder(
-        model_name=settings.embedding_model, dimensions=settings.embedding_dimensions
+        model_name=settings.embedding_model,
+        dimensions=settings.embedding_dimensions,
+        threads=settings.embedding_threads,
     )
-    return Services(settings=settings, graph=graph, artifacts=artifacts, embedder=embedder)
+    indexer = EmbeddingWorker(
+        graph, embedder, batch=settings.embedding_batch_size, poll_s=settings.embedding_poll_s
+    )
+    return Services(
+        settings=settings, graph=graph, artifacts=artifacts, embedder=embedder, indexer=indexer
+    )
 
 
 async def healthz(request: Request) -> Response:
@@ -96,9 +107,22 @@ async def readyz(request: Request) -> Response:
     except Exception as error:  # noqa: BLE001
         checks["s3"] = f"error: {type(error).__name__}"
     ready = all(value == "ok" for value in checks.values())
-    details = {"embedder": "loaded" if services.embedder.loaded else "lazy (not loaded yet)"}
+    details: dict[str, object] = {
+        "embedder": "loaded" if services.embedder.loaded else "lazy (not loaded yet)",
+        "embedding": services.indexer.status.details(),
+    }
+    background = getattr(request.app.state, "memory_background", None)
+    if background is not None:
+        details |= background.details()
     body = {"status": "ready" if ready else "not ready", "checks": checks, "details": details}
     return JSONResponse(body, status_code=200 if ready else 503)
+
+
+async def metrics(request: Request) -> Response:
+    services: Services = request.app.state.services
+    return PlainTextResponse(
+        services.indexer.status.metrics(), media_type="text/plain; version=0.0.4"
+    )
 
 
 class GraphQLEndpoint:
@@ -117,14 +141,20 @@ def create_app(settings: Settings) -> Starlette:
         app.state.services = services
         graphql = GraphQLApp(services, local_ide_assets=ide_assets is not None)
         app.state.graphql = RequireApiKey(graphql, graph=services.graph)
+        app.state.memory_background = start_memory_background(services)
+        if settings.embedding_worker_in_process:
+            services.indexer.start()
         try:
             yield
         finally:
+            await app.state.memory_background.stop()
+            await services.indexer.stop()
             await services.graph.driver.close()
 
     routes: list[BaseRoute] = [
         Route("/healthz", healthz),
         Route("/readyz", readyz),
+        Route("/metrics", metrics),
         Route("/graphql", GraphQLEndpoint(), methods=["GET", "POST"]),
     ]
     if ide_assets is not None:

@@ -43,6 +43,13 @@ class Settings(BaseSettings):
 
     embedding_model: str = "all-MiniLM-L6-v2"
     embedding_dimensions: int = 384
+    # The embedding worker: records per indexing batch, idle poll interval, and whether the API
+    # process runs it (false when `python -m app embed-worker` runs as its own process).
+    embedding_batch_size: int = Field(default=128, ge=1, le=2_000)
+    embedding_poll_s: float = Field(default=0.5, gt=0, le=60)
+    embedding_worker_in_process: bool = True
+    # Torch threads for embedding (process-wide).
+    embedding_threads: int = Field(default=1, ge=1, le=64)
 
     api_host: str = "127.0.0.1"
     api_port: int = Field(default=8000, ge=1, le=65535)
@@ -68,6 +75,20 @@ class Settings(BaseSettings):
     # threshold; each new evidence record raises confidence by `boost` of its distance to 1.
     lesson_retire_threshold: float = Field(default=0.2, ge=0, le=1)
     lesson_evidence_boost: float = Field(default=0.1, ge=0, lt=1)
+    # Memory records (issue 6): content JSON above this many bytes goes to object storage; the
+    # sweeper purges expired records every interval in batches; the access log is written in
+    # batches every flush interval (or when a batch is full), and can be switched off.
+    memory_inline_content_max: int = Field(default=8_000, ge=0, le=1_000_000)
+    memory_max_content_bytes: int = Field(default=8 * 1024 * 1024, ge=1024)
+    memory_sweep_interval_s: float = Field(default=60.0, gt=0)
+    memory_sweep_batch: int = Field(default=500, ge=1, le=10_000)
+    access_log_enabled: bool = True
+    access_log_flush_ms: int = Field(default=200, ge=1, le=60_000)
+    access_log_batch: int = Field(default=500, ge=1, le=10_000)
+    # GraphQL fast path (app/api/fast_path): completes node-type results straight from the
+    # compiled query's rows instead of field by field in graphql-core; same responses. Off:
+    # every field goes through graphql-core (for comparison or if a difference is suspected).
+    graphql_fast_path: bool = True
 
     cache_dir: Path = Path.home() / ".cache" / "agentmem"
 

@@ -36,6 +36,26 @@ def timed(fn: Callable[[], Any], *, runs: int, warmup: int, label: str) -> list[
     return samples
 
 
+def timed_rounds(
+    cases: dict[str, Callable[[], Any]], *, runs: int, warmup: int, label: str
+) -> dict[str, list[float]]:
+    """Milliseconds per call of every case, the cases taking turns call by call, so that a
+    busy moment on a shared machine hits all of them alike and ratios stay comparable."""
+    for fn in cases.values():
+        for _ in range(warmup):
+            fn()
+    samples: dict[str, list[float]] = {name: [] for name in cases}
+    for n in range(runs):
+        for name, fn in cases.items():
+            started = time.perf_counter()
+            fn()
+            samples[name].append((time.perf_counter() - started) * 1000)
+        if (n + 1) % max(1, runs // 10) == 0:
+            print(f"\r  {label}: {n + 1}/{runs}", end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+    return samples
+
+
 def summary(samples: list[float]) -> dict[str, float]:
     ordered = sorted(samples)
     return {
@@ -98,6 +118,7 @@ def report(
     rows: dict[str, dict[str, float]],
     ratios: dict[str, float],
     neo4j_server: str,
+    extra: dict[str, Any] | None = None,
 ) -> Path:
     width = max(len(k) for k in rows) + 2
     print(f"\n{name}")
@@ -118,7 +139,7 @@ def report(
         "sizes": sizes,
         "results": rows,
         "ratios": ratios,
-    }
+    } | (extra or {})
     path.write_text(json.dumps(document, indent=2) + "\n")
     print(f"wrote {path}")
     return path

@@ -3,13 +3,16 @@ the same reads as one hand-written Cypher query through the driver, and against 
 resolution (one query per field per parent), at two graph sizes in one run.
 
 Run: bash app/services/env.sh bench lineage [--small 100] [--large 1000] [--runs 200]
-(local servers up; the demo clients are generated on first use and reused afterwards)
+(local servers up; the demo clients are generated on first use and reused afterwards).
+The cases take turns call by call (bench._common.timed_rounds), so that load from elsewhere on a
+shared machine hits GraphQL and its Cypher baseline alike.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -25,7 +28,7 @@ from app.model.enums import Role  # noqa: E402
 from app.services.admin import connected, create_key  # noqa: E402
 from app.services.demo import generate_demo  # noqa: E402
 from app.settings import Settings, load_settings  # noqa: E402
-from bench._common import free_port, report, serve_api, summary, timed  # noqa: E402
+from bench._common import free_port, report, serve_api, summary, timed_rounds  # noqa: E402
 
 UPSTREAM = "query($id: ID!) { upstream(id: $id) { startId assets { id } ancestors { id title } plans { id } snapshots { id } prompts { id } approvals { id status } } }"  # noqa: E501
 TRACE = "query($id: ID!) { trace(variantId: $id) { variant { id } asset { id } blueprint { id } ancestors { id } plan { id } snapshot { id } prompts { id } approvals { id } runs { run { id } evidence { uri } } } }"  # noqa: E501
@@ -111,9 +114,8 @@ def measure(
         "nested Cypher": cypher(NESTED_CYPHER, plan),
         "nested naive per-field": lambda: naive_nested(driver, db, client_id, plan),
     }
-    return {
-        name: summary(timed(fn, runs=runs, warmup=20, label=name)) for name, fn in cases.items()
-    }
+    samples = timed_rounds(cases, runs=runs, warmup=20, label="cases in turn")
+    return {name: summary(values) for name, values in samples.items()}
 
 
 def main() -> None:
@@ -126,6 +128,9 @@ def main() -> None:
     settings = load_settings()
     sizes, rows, ratios = {}, {}, {}
     args.port = args.port or free_port()
+    # The API under test does not embed other clients' records meanwhile (the embedding worker
+    # runs as its own process in this benchmark): that work is no part of a read.
+    os.environ.setdefault("AGENTMEM_EMBEDDING_WORKER_IN_PROCESS", "false")
     server = serve_api(args.port)
     auth = (settings.neo4j_user, settings.neo4j_password.get_secret_value())
     try:

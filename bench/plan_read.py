@@ -1,12 +1,14 @@
 """Benchmark: one plan by id through HTTP GraphQL versus one hand-written Cypher query.
 
 Run: bash app/services/env.sh bench plan_read [--runs N]   (local servers must be up)
+The two cases take turns call by call (bench._common.timed_rounds).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sys
 from pathlib import Path
 
@@ -18,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from app.model.enums import Role  # noqa: E402
 from app.services.admin import create_key  # noqa: E402
 from app.settings import load_settings  # noqa: E402
-from bench._common import report, serve_api, summary, timed  # noqa: E402
+from bench._common import free_port, report, serve_api, summary, timed_rounds  # noqa: E402
 
 HAND_WRITTEN = "MATCH (p:Plan {id: $id, client_id: $client_id}) RETURN p {.*} AS plan"
 GRAPHQL = "query($id: ID!) { plan(id: $id) { id name status summary createdAt updatedAt } }"
@@ -29,12 +31,15 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=500)
     parser.add_argument("--plans", type=int, default=200, help="plans in the client")
-    parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument("--port", type=int, default=0, help="API port (0: a free one)")
     args = parser.parse_args()
     settings = load_settings()
     issued = asyncio.run(
         create_key(settings, client="bench-plan-read", role=Role.AGENT, agent_name="bench")
     )
+    # As in bench/lineage.py: no embedding of other clients' records in the API under test.
+    os.environ.setdefault("AGENTMEM_EMBEDDING_WORKER_IN_PROCESS", "false")
+    args.port = args.port or free_port()
     server = serve_api(args.port)
     http = httpx.Client(
         base_url=f"http://127.0.0.1:{args.port}",
@@ -67,14 +72,9 @@ def main() -> None:
             )
             assert records[0]["plan"]["id"] == target
 
-        rows = {
-            "driver, hand-written Cypher": summary(
-                timed(cypher, runs=args.runs, warmup=50, label="cypher")
-            ),
-            "HTTP GraphQL plan(id)": summary(
-                timed(graphql, runs=args.runs, warmup=50, label="graphql")
-            ),
-        }
+        cases = {"driver, hand-written Cypher": cypher, "HTTP GraphQL plan(id)": graphql}
+        samples = timed_rounds(cases, runs=args.runs, warmup=50, label="cases in turn")
+        rows = {name: summary(values) for name, values in samples.items()}
     server.terminate()
     server.wait(timeout=30)
     ratio = (

@@ -12,6 +12,7 @@ from app.domain.errors import Unauthenticated
 from app.domain.principal import Principal
 from app.graph.executor import GraphExecutor, RoundTrips
 from app.retrieval.embedder import Embedder
+from app.retrieval.worker import EmbeddingWorker
 from app.settings import Settings
 
 ROUND_TRIPS_HEADER = "x-agentmem-roundtrips"
@@ -25,6 +26,7 @@ class Services:
     graph: GraphExecutor
     artifacts: ArtifactStore
     embedder: Embedder
+    indexer: EmbeddingWorker
 
 
 @dataclass

@@ -54,6 +54,9 @@ def install(schema: strawberry.Schema) -> int:
             if field is None or GRAPHQL_NAMES.python_name(label, to_camel(name)) != name:
                 continue
             is_list = str(field.type).startswith("[")
-            field.resolve = _many(relationship.target) if is_list else _one(relationship.target)
+            resolve = _many(relationship.target) if is_list else _one(relationship.target)
+            # app/api/fast_path reads the same rows without calling the resolver.
+            resolve.related_label = relationship.target  # type: ignore[attr-defined]
+            field.resolve = resolve
             swapped += 1
     return swapped

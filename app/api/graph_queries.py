@@ -11,13 +11,16 @@ from strawberry.tools import create_type
 from app.api.context import Info
 from app.api.reads import get_node, list_nodes
 from app.api.types import (  # noqa: F401 - registers the node types
+    agent_memory,
     agents,
     assets,
     conversations,
     engagement,
     lessons,
+    memory,
     plans,
     publishing,
+    sessions,
 )
 from app.api.types.base import NODE_TYPES, ListOrder, RecordWhere
 from app.api.types.connection import Connection
@@ -42,6 +45,13 @@ ROOTS = {
     "AgentEpisode": ("agent_episode", "agent_episodes"),
     "Lesson": ("lesson", "lessons"),
     "ClientSnapshot": ("client_snapshot", "client_snapshots"),
+    # Memory records themselves are read through recall/memories (access-logged); these are
+    # the memory records' neighbours.
+    "MemorySession": ("memory_session", "memory_sessions"),
+    "MemorySubject": ("memory_subject", "memory_subjects"),
+    "AgentCycle": ("agent_cycle", "agent_cycles"),
+    "FeedbackEvent": ("feedback_event", "feedback_events"),
+    "AgentPerformance": ("agent_performance", "agent_performances"),
 }
 
 

@@ -15,7 +15,6 @@ from app.api.types.publishing import EvidenceArtifact, PublishPackage, PublishRu
 from app.domain.errors import NotFound
 from app.domain.ids import check_id
 from app.graph.cypher_files import named_query
-from app.graph.values import plain
 
 
 def _nodes(cls: type[NodeType], rows: list[dict[str, Any]] | None) -> list[Any]:
@@ -28,10 +27,10 @@ def _node(cls: type[NodeType], row: dict[str, Any] | None) -> Any:
 
 async def _run(info: Info, name: str, record_id: str) -> dict[str, Any]:
     params = {"id": check_id(record_id), "client_id": info.context.caller().client_id}
-    rows = await info.context.graph.read(named_query(name), params)
+    rows = await info.context.graph.read_plain(named_query(name), params)
     if not rows:
         raise NotFound(f"no record with id {record_id} for {name}", id=record_id)
-    return dict(plain(rows[0]))
+    return rows[0]
 
 
 @strawberry.type(description="Where an asset, variant or package came from.")

@@ -14,7 +14,6 @@ from app.domain.errors import NotFound
 from app.domain.ids import check_id
 from app.domain.pagination import check_page_size, keyset_params
 from app.graph.compiler import Compiler, as_int, connection_query, flatten, get_query
-from app.graph.values import plain
 
 
 def _root(info: Info) -> SelectedField:
@@ -27,12 +26,12 @@ async def fetch_node(
     principal = info.context.caller()
     compiler = Compiler(client_id=principal.client_id, names=GRAPHQL_NAMES)
     query = get_query(compiler, label, selections)
-    rows = await info.context.graph.read(
+    rows = await info.context.graph.read_plain(
         query, compiler.params | {"id": check_id(record_id, field="id")}
     )
     if not rows:
         raise NotFound(f"no {label} with id {record_id}", id=record_id)
-    return NODE_TYPES[label].from_row(plain(rows[0]["row"]))
+    return NODE_TYPES[label].from_row(rows[0]["row"])
 
 
 async def get_node(info: Info, label: str, record_id: str) -> Any:
@@ -98,7 +97,7 @@ async def list_nodes(info: Info, label: str) -> Any:
         ascending=arguments.get("orderBy") == "CREATED_AT_ASC",
     )
     params = compiler.params | keyset_params(arguments.get("after")) | {"limit": first + 1}
-    rows = await info.context.graph.read(query, params)
-    found = [plain(row) for row in rows[0]["rows"]]
+    rows = await info.context.graph.read_plain(query, params)
+    found: list[dict[str, Any]] = rows[0]["rows"]
     nodes = [NODE_TYPES[label].from_row(row) for row in found]
     return connection(nodes, found, total=int(rows[0]["total"]), first=first)

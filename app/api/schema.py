@@ -17,6 +17,10 @@ from strawberry.extensions import (
 from strawberry.tools import merge_types
 
 from app.api import fast_fields
+from app.api.agent_memory.context import ContextQueries
+from app.api.agent_memory.cycles import CycleMutations, CycleQueries
+from app.api.agent_memory.learning import LearningMutations, LearningQueries
+from app.api.agent_memory.subjects import SubjectMutations, SubjectQueries
 from app.api.assets.mutations import AssetMutations
 from app.api.context import Info
 from app.api.conversations.mutations import ConversationMutations
@@ -26,14 +30,25 @@ from app.api.engagement.queries import EngagementQueries
 from app.api.episodes.mutations import EpisodeMutations
 from app.api.episodes.queries import EpisodeQueries
 from app.api.errors import ErrorShaping
+from app.api.fast_path import FastExecutor
 from app.api.graph_queries import GraphQueries
 from app.api.lessons.mutations import LessonMutations
 from app.api.lessons.queries import LessonQueries
 from app.api.lineage import LineageQueries
 from app.api.links.mutations import LinkMutations
 from app.api.links.queries import LinkQueries
+from app.api.memory.admin import MemoryAdminMutations, MemoryAdminQueries
+from app.api.memory.document_queries import DocumentQueries
+from app.api.memory.documents import DocumentMutations
+from app.api.memory.mutations import MemoryMutations
+from app.api.memory.queries import MemoryQueries
+from app.api.memory.search import MemorySearchQueries
 from app.api.plan_graph.mutations import PlanGraphMutations
 from app.api.plans.mutations import PlanMutations
+from app.api.search.queries import SearchQueries
+from app.api.sessions.mutations import SessionMutations
+from app.api.sessions.queries import SessionQueries
+from app.api.task_context.queries import TaskContextQueries
 from app.model.enums import Role
 from app.settings import Settings
 
@@ -68,6 +83,17 @@ Query = merge_types(
         EpisodeQueries,
         LessonQueries,
         LinkQueries,
+        SearchQueries,
+        TaskContextQueries,
+        CycleQueries,
+        LearningQueries,
+        SubjectQueries,
+        ContextQueries,
+        SessionQueries,
+        MemoryQueries,
+        DocumentQueries,
+        MemorySearchQueries,
+        MemoryAdminQueries,
     ),
 )
 Mutation = merge_types(
@@ -81,6 +107,13 @@ Mutation = merge_types(
         EpisodeMutations,
         LessonMutations,
         LinkMutations,
+        CycleMutations,
+        LearningMutations,
+        SubjectMutations,
+        SessionMutations,
+        MemoryMutations,
+        DocumentMutations,
+        MemoryAdminMutations,
     ),
 )
 
@@ -107,6 +140,7 @@ def build_schema(settings: Settings) -> strawberry.Schema:
             lambda: ValidationCache(maxsize=1024),
             ErrorShaping,
         ],
+        execution_context_class=FastExecutor if settings.graphql_fast_path else None,
     )
     fast_fields.install(built)
     return built

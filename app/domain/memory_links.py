@@ -23,8 +23,8 @@ from app.graph.cypher_files import named_query
 from app.graph.executor import GraphExecutor, Tx
 from app.graph.identifiers import cypher_label, cypher_rel_type
 from app.graph.values import plain
+from app.model import MODEL
 from app.model.enums import MemoryRelation
-from app.model.nodes import MODEL
 
 NOT_RECORDS = frozenset({"Client", "ApiKey"})
 RECORD_LABELS: tuple[str, ...] = tuple(c.__name__ for c in MODEL if c.__name__ not in NOT_RECORDS)

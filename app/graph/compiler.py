@@ -7,7 +7,7 @@ Only identifiers from the model's registry reach the query text; every value is 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from strawberry.types.nodes import FragmentSpread, InlineFragment, SelectedField, Selection
@@ -87,7 +87,10 @@ class Compiler:
             arguments.get("orderBy") or "", ORDERS["CREATED_AT_DESC"]
         )
         conditions = [f"{target}.client_id = $client_id"]
-        conditions += self.filters(entity(relationship.target), target, arguments.get("where"))
+        target_model = entity(relationship.target)
+        if target_model.visible:
+            conditions.append(target_model.visible.format(n=target))
+        conditions += self.filters(target_model, target, arguments.get("where"))
         inner = self.projection(relationship.target, target, selected.selections)
         return (
             f"COLLECT {{ MATCH {relationship.pattern(var, target)} "
@@ -143,19 +146,32 @@ def as_int(value: Any) -> int:
 
 
 def flatten(selections: Iterable[Selection]) -> list[SelectedField]:
-    """Fields selected directly or through fragments (fragments here are never polymorphic)."""
-    fields: list[SelectedField] = []
+    """Fields selected directly or through fragments (fragments here are never polymorphic);
+    fields selected more than once under one response key are merged, as GraphQL does."""
+    merged: dict[str, SelectedField] = {}
+    for selected in _fields(selections):
+        key = selected.alias or selected.name
+        if key in merged:
+            first = merged[key]
+            selected = replace(first, selections=[*first.selections, *selected.selections])
+        merged[key] = selected
+    return list(merged.values())
+
+
+def _fields(selections: Iterable[Selection]) -> Iterable[SelectedField]:
     for selection in selections:
         if isinstance(selection, FragmentSpread | InlineFragment):
-            fields.extend(flatten(selection.selections))
+            yield from _fields(selection.selections)
         else:
-            fields.append(selection)
-    return fields
+            yield selection
 
 
 def get_query(compiler: Compiler, label: str, selections: Sequence[Selection]) -> str:
     projection = compiler.projection(label, "n0", selections)
-    match = f"MATCH (n0:`{entity(label).label}` {{id: $id, client_id: $client_id}})"
+    model = entity(label)
+    match = f"MATCH (n0:`{model.label}` {{id: $id, client_id: $client_id}})"
+    if model.visible:
+        match += f" WHERE {model.visible.format(n='n0')}"
     return f"{match} RETURN {projection} AS row"
 
 
@@ -170,7 +186,8 @@ def connection_query(
     """One round trip: the total under the filter, then one keyset page with projections."""
     model = entity(label)
     # The count runs in its own scope, so it can reuse the page's variable and conditions.
-    filters = " AND ".join(["true", *compiler.filters(model, "n0", where)])
+    visible = [model.visible.format(n="n0")] if model.visible else []
+    filters = " AND ".join(["true", *visible, *compiler.filters(model, "n0", where)])
     direction, compare = ("ASC", ">") if ascending else ("DESC", "<")
     keyset = (
         f"($after_created_at IS NULL OR n0.created_at {compare} $after_created_at "

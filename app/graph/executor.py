@@ -10,6 +10,8 @@ from typing import Any, TypeVar
 
 from neo4j import READ_ACCESS, WRITE_ACCESS, AsyncDriver, AsyncManagedTransaction
 
+from app.graph.values import exported, exported_plain
+
 T = TypeVar("T")
 Record = dict[str, Any]
 
@@ -51,7 +53,7 @@ class Tx:
     async def run(self, query: str, params: Mapping[str, Any] | None = None) -> list[Record]:
         _count(query)
         result = await self._tx.run(query, dict(params or {}))
-        return [record.data() for record in await result.fetch(1_000_000)]
+        return [exported(record) for record in await result.fetch(1_000_000)]
 
 
 class GraphExecutor:
@@ -64,11 +66,19 @@ class GraphExecutor:
     async def read(self, query: str, params: Mapping[str, Any] | None = None) -> list[Record]:
         return await self._auto_commit(query, params, READ_ACCESS)
 
+    async def read_plain(self, query: str, params: Mapping[str, Any] | None = None) -> list[Record]:
+        """`read` with every value made plain (app.graph.values.plain) in the same pass."""
+        return await self._auto_commit(query, params, READ_ACCESS, convert=exported_plain)
+
     async def write(self, query: str, params: Mapping[str, Any] | None = None) -> list[Record]:
         return await self._auto_commit(query, params, WRITE_ACCESS)
 
     async def _auto_commit(
-        self, query: str, params: Mapping[str, Any] | None, access_mode: str
+        self,
+        query: str,
+        params: Mapping[str, Any] | None,
+        access_mode: str,
+        convert: Callable[[Any], Record] = exported,
     ) -> list[Record]:
         # A plain session run is measurably cheaper per call than driver.execute_query.
         _count(query)
@@ -76,7 +86,7 @@ class GraphExecutor:
             database=self.database, default_access_mode=access_mode
         ) as session:
             result = await session.run(query, dict(params or {}))
-            return [record.data() for record in await result.fetch(1_000_000)]
+            return [convert(record) for record in await result.fetch(1_000_000)]
 
     async def in_transaction(self, work: Callable[[Tx], Awaitable[T]]) -> T:
         """Run `work` in one write transaction: it commits if `work` returns, else rolls back."""

@@ -8,8 +8,8 @@ from __future__ import annotations
 import re
 from enum import StrEnum
 
+from app.model import MODEL
 from app.model.enums import MemoryRelation
-from app.model.nodes import MODEL
 
 IDENTIFIER_PATTERN = re.compile(r"^[A-Z][A-Za-z0-9_]{0,62}$")
 

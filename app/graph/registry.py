@@ -13,7 +13,8 @@ from neomodel import (
     StructuredNode,
 )
 
-from app.model.nodes import MODEL, Record
+from app.model import MODEL
+from app.model.nodes import Record
 
 
 @dataclass(frozen=True)
@@ -38,6 +39,9 @@ class Entity:
     arrays: frozenset[str]
     choices: dict[str, frozenset[str]]
     relationships: dict[str, Relationship]
+    # A Cypher condition over `{n}` that hides records from every read (e.g. forgotten or
+    # expired memories); declared on the model class as __visible__.
+    visible: str | None = None
 
 
 def _entity(cls: type[StructuredNode]) -> Entity:
@@ -61,6 +65,7 @@ def _entity(cls: type[StructuredNode]) -> Entity:
             n: frozenset(p.choices) for n, p in properties.items() if getattr(p, "choices", None)
         },
         relationships=relationships,
+        visible=getattr(cls, "__visible__", None),
     )
 
 

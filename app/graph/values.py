@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from neo4j import Record
+from neo4j._data import RecordExporter  # what Record.data() applies (neo4j is pinned)
 from neo4j.graph import Node
 from neo4j.time import Date, DateTime
 
@@ -20,7 +22,57 @@ def parse_datetime(text: str) -> datetime:
     return datetime.fromisoformat(text)
 
 
+# Values that every conversion here returns as they are. Checking the exact class first (and
+# whole property arrays, such as embeddings, at once) keeps rows of many values cheap: the
+# generic checks below cost microseconds per value.
+_ATOMS = frozenset({str, int, float, bool, type(None)})
+_EXPORTER = RecordExporter()
+
+
+def _atoms_only(items: list[Any]) -> bool:
+    return _ATOMS.issuperset(map(type, items))
+
+
+def exported(record: Record) -> dict[str, Any]:
+    """`record.data()`, the same values, without walking what needs no conversion."""
+    return {key: _export(value) for key, value in record.items()}
+
+
+def _export(value: Any) -> Any:
+    kind = value.__class__
+    if kind in _ATOMS:
+        return value
+    if kind is dict:
+        return {key: _export(item) for key, item in value.items()}
+    if kind is list:
+        return list(value) if _atoms_only(value) else [_export(item) for item in value]
+    return _EXPORTER.transform(value)
+
+
+def exported_plain(record: Record) -> dict[str, Any]:
+    """`plain(record.data())` in one pass."""
+    return {key: _plain_export(value) for key, value in record.items()}
+
+
+def _plain_export(value: Any) -> Any:
+    kind = value.__class__
+    if kind in _ATOMS:
+        return value
+    if kind is dict:
+        return {key: _plain_export(item) for key, item in value.items()}
+    if kind is list:
+        return list(value) if _atoms_only(value) else [_plain_export(item) for item in value]
+    return plain(_EXPORTER.transform(value))
+
+
 def plain(value: Any) -> Any:
+    kind = value.__class__
+    if kind in _ATOMS:
+        return value
+    if kind is dict:
+        return {key: plain(item) for key, item in value.items()}
+    if kind is list and _atoms_only(value):
+        return list(value)
     if isinstance(value, DateTime | Date):
         return value.to_native()
     if isinstance(value, Node):

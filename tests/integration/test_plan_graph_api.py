@@ -15,6 +15,7 @@ from app.domain.principal import Principal
 from app.model.enums import Role
 from app.services.admin import connected, create_key
 from app.settings import Settings
+from tests.integration.asset_helpers import own_state
 from tests.integration.conftest import Caller
 
 NODE_FIELDS = (
@@ -123,7 +124,8 @@ def read_node(settings: Settings, client_id: str, node_id: str) -> dict[str, Any
             principal = Principal(client_id=client_id, role=Role.AGENT, key_id="test")
             return await plan_nodes.get_plan_node(graph, principal=principal, node_id=node_id)
 
-    return asyncio.run(read())
+    # The embedding worker may index the node between two reads; that is not the node's state.
+    return own_state([], asyncio.run(read()))[1]
 
 
 def colleague(settings: Settings, api_url: str, session: Any, of: Caller, role: Role) -> Caller:

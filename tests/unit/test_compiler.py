@@ -10,7 +10,7 @@ from app.api.types.base import GRAPHQL_NAMES, NODE_TYPES
 from app.domain.errors import ValidationFailed
 from app.graph.compiler import Compiler, connection_query, get_query
 from app.graph.registry import entities
-from app.model.nodes import MODEL
+from app.model import MODEL
 
 
 def field(
@@ -127,3 +127,11 @@ def test_every_relationship_field_gets_a_direct_resolver() -> None:
     plan_nodes = schema._schema.type_map["Plan"].fields["nodes"]  # type: ignore[union-attr]
     assert plan_nodes.resolve.__module__ == "app.api.fast_fields"
     assert set(plan_nodes.args) == {"first", "where", "orderBy"}
+
+
+def test_a_field_selected_twice_under_one_key_is_merged() -> None:
+    query = get_query(
+        compiler(), "Plan", [field("nodes", field("title")), field("nodes", field("status"))]
+    )
+    assert query.count("`nodes`: COLLECT") == 1
+    assert ".title" in query and ".status" in query

@@ -14,8 +14,8 @@ from app.domain import memory_links
 from app.domain.errors import InvalidTransition, ValidationFailed
 from app.graph.cypher_files import load_migrations, named_query
 from app.graph.identifiers import RelType
+from app.model import MODEL
 from app.model.enums import MemoryRelation
-from app.model.nodes import MODEL
 
 NOW = datetime(2026, 3, 1, 12, tzinfo=UTC)
 NEW = {

@@ -9,7 +9,8 @@ from app.api.schema import schema
 from app.api.types.plans import Plan as PlanType
 from app.graph.cypher_files import load_migrations, split_statements
 from app.graph.identifiers import Label
-from app.model.nodes import MODEL, Plan
+from app.model import MODEL
+from app.model.nodes import Plan
 
 REPO = Path(__file__).resolve().parents[2]
 INTERNAL_PROPERTIES = {"client_id"}

@@ -17,10 +17,17 @@ class Agent(NodeType):
     id: strawberry.ID
     name: str
     description: str | None
+    state: JSON | None = strawberry.field(
+        description="Resumable agent state (saveAgentState), replaced as a whole."
+    )
+    state_version: int | None = strawberry.field(
+        description="Bumped by each saveAgentState; pass it back as expectedVersion."
+    )
     created_at: datetime
     updated_at: datetime
 
     episodes = to_many("AgentEpisode", "Episodes the agent ran (RAN).")
+    cycles = to_many("AgentCycle", "Its think-act cycles (HAS_CYCLE).")
 
 
 @node_type("AgentEpisode")

@@ -11,7 +11,7 @@ from typing import Annotated, Any, ClassVar, Optional, TypeVar
 import strawberry
 from strawberry.types import Info
 
-from app.graph.registry import entity
+from app.graph.registry import Entity, entity
 from app.graph.values import parse_datetime
 
 N = TypeVar("N", bound="NodeType")
@@ -36,6 +36,15 @@ TYPE_MODULES = {
     "AgentEpisode": "app.api.types.agents",
     "Lesson": "app.api.types.lessons",
     "ClientSnapshot": "app.api.types.lessons",
+    "MemorySubject": "app.api.types.agent_memory",
+    "AgentCycle": "app.api.types.agent_memory",
+    "FeedbackEvent": "app.api.types.agent_memory",
+    "AgentPerformance": "app.api.types.agent_memory",
+    "MemoryRecord": "app.api.types.memory",
+    "MemoryVersion": "app.api.types.memory",
+    "MemoryArtifact": "app.api.types.memory",
+    "AccessLogEntry": "app.api.types.memory",
+    "MemorySession": "app.api.types.sessions",
 }
 
 
@@ -88,15 +97,23 @@ class NodeType:
         for definition in cls.__strawberry_definition__.fields:  # type: ignore[attr-defined]
             name = definition.python_name
             if name in model.properties:
-                value = row.get(name)
-                if name in model.jsons and isinstance(value, str):
-                    value = json.loads(value)
-                elif name in model.datetimes and isinstance(value, str):
-                    value = parse_datetime(value)
-                values[name] = value
+                values[name] = property_value(model, name, row.get(name))
         node = cls(**values)
         node._row = row  # type: ignore[misc]
         return node
+
+
+def property_value(model: Entity, name: str, value: Any) -> Any:
+    """A row's property value as the node type holds it (JSON and datetimes travel as text).
+
+    The identity for properties that are neither JSON nor datetimes; app/api/fast_path relies
+    on that, and on this being the only conversion from_row does.
+    """
+    if name in model.jsons and isinstance(value, str):
+        return json.loads(value)
+    if name in model.datetimes and isinstance(value, str):
+        return parse_datetime(value)
+    return value
 
 
 def node_type(label: str) -> Any:

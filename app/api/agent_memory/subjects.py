@@ -1,0 +1,84 @@
+"""Subjects (user profiles) and relationship context: thin resolvers over
+app/domain/memory_subjects."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import strawberry
+
+from app.api.agent_memory import outputs as o
+from app.api.agent_memory.inputs import RelationshipInput, SubjectInput, TouchInput
+from app.api.context import Info
+from app.api.reads import load_written
+from app.api.types.agent_memory import MemorySubject
+from app.domain import memory_subjects
+
+
+@strawberry.type
+class SubjectMutations:
+    @strawberry.mutation(
+        description="The client's subject with that externalRef, created if new; a given "
+        "displayName or profile replaces the stored one."
+    )
+    async def upsert_subject(self, info: Info, input: SubjectInput) -> MemorySubject:
+        record = await memory_subjects.upsert_subject(
+            info.context.graph, principal=info.context.caller(), fields=dataclasses.asdict(input)
+        )
+        return await load_written(info, "MemorySubject", record)  # type: ignore[no-any-return]
+
+    @strawberry.mutation(
+        description="Create or update the relationship context between a subject (which must "
+        "exist) and an agent (created on first use)."
+    )
+    async def set_relationship(self, info: Info, input: RelationshipInput) -> o.RelationshipContext:
+        fields = dataclasses.asdict(input)
+        record = await memory_subjects.set_relationship(
+            info.context.graph,
+            principal=info.context.caller(),
+            subject=fields.pop("subject"),
+            agent_name=fields.pop("agent_name"),
+            fields=fields,
+        )
+        return o.relationship_context(record)
+
+    @strawberry.mutation(
+        description="Record a contact: add its sessions, interactions and minutes to the "
+        "relationship's counters and move lastContact forward, atomically."
+    )
+    async def touch_relationship(self, info: Info, input: TouchInput) -> o.RelationshipContext:
+        fields = dataclasses.asdict(input)
+        record = await memory_subjects.touch_relationship(
+            info.context.graph,
+            principal=info.context.caller(),
+            subject=fields.pop("subject"),
+            agent_name=fields.pop("agent_name"),
+            at=fields.pop("at"),
+            fields=fields,
+        )
+        return o.relationship_context(record)
+
+
+@strawberry.type
+class SubjectQueries:
+    @strawberry.field(
+        description="The relationship context between a subject (by externalRef) and an agent "
+        "(the API key's agent by default)."
+    )
+    async def relationship(
+        self, info: Info, subject: str, agent_name: str | None = None
+    ) -> o.RelationshipContext:
+        record = await memory_subjects.get_relationship(
+            info.context.graph,
+            principal=info.context.caller(),
+            subject=subject,
+            agent_name=agent_name,
+        )
+        return o.relationship_context(record)
+
+    @strawberry.field(description="The client's subject by externalRef.")
+    async def subject_by_ref(self, info: Info, external_ref: str) -> MemorySubject:
+        record = await memory_subjects.get_subject(
+            info.context.graph, principal=info.context.caller(), external_ref=external_ref
+        )
+        return await load_written(info, "MemorySubject", record)  # type: ignore[no-any-return]

@@ -1,0 +1,84 @@
+"""Reads of semantic documents and procedures."""
+
+from __future__ import annotations
+
+import strawberry
+
+from app.api.context import Info
+from app.api.memory import outputs as o
+from app.api.memory.nodes import as_node, as_nodes, connection_nodes, root, selects
+from app.api.types.connection import Connection, connection
+from app.api.types.memory import MemoryRecord, MemoryVersion
+from app.domain import memory_documents as docs
+from app.domain import memory_lists, memory_records
+from app.model.enums import MemoryKind, ProcedureType
+
+
+@strawberry.type
+class DocumentQueries:
+    @strawberry.field(description="A semantic document by object id (its document = content).")
+    async def semantic_document(
+        self, info: Info, object_id: str, subject: str | None = None, agent: str | None = None
+    ) -> MemoryRecord:
+        record = await memory_records.recall(
+            info.context.graph,
+            info.context.services.artifacts,
+            principal=info.context.caller(),
+            namespace=docs.semantic_namespace(subject, agent),
+            key=object_id,
+            kind=MemoryKind.SEMANTIC.value,
+            hydrated=selects(root(info).selections, "content"),
+        )
+        return await as_node(info, "MemoryRecord", record)  # type: ignore[no-any-return]
+
+    @strawberry.field(description="An agent's procedure by name.")
+    async def procedure(self, info: Info, agent: str, name: str) -> MemoryRecord:
+        record = await memory_records.recall(
+            info.context.graph,
+            info.context.services.artifacts,
+            principal=info.context.caller(),
+            namespace=docs.procedure_namespace(agent),
+            key=name,
+            kind=MemoryKind.PROCEDURAL.value,
+            hydrated=selects(root(info).selections, "content"),
+        )
+        return await as_node(info, "MemoryRecord", record)  # type: ignore[no-any-return]
+
+    @strawberry.field(description="An agent's procedures, newest first, optionally of one type.")
+    async def procedures(
+        self,
+        info: Info,
+        agent: str,
+        procedure_type: ProcedureType | None = None,
+        first: int = 20,
+        after: str | None = None,
+    ) -> Connection[MemoryRecord]:
+        selections = connection_nodes(info)
+        where = {
+            "namespace_prefix": docs.procedure_prefix(agent),
+            "kinds": [MemoryKind.PROCEDURAL.value],
+            "procedure_type": procedure_type,
+        }
+        records, total = await memory_lists.list_records(
+            info.context.graph,
+            info.context.services.artifacts if selects(selections, "content") else None,
+            principal=info.context.caller(),
+            where=where,
+            first=first,
+            after=after,
+        )
+        nodes = await as_nodes(info, "MemoryRecord", records, selections)
+        return connection(nodes, records, total=total, first=first)  # type: ignore[no-any-return]
+
+    @strawberry.field(description="A procedure and its earlier versions, newest first.")
+    async def procedure_history(self, info: Info, agent: str, name: str) -> o.MemoryHistory:
+        found = await memory_records.history(
+            info.context.graph,
+            principal=info.context.caller(),
+            namespace=docs.procedure_namespace(agent),
+            key=name,
+        )
+        return o.MemoryHistory(
+            record=MemoryRecord.from_row(found["record"]),
+            versions=[MemoryVersion.from_row(v) for v in found["versions"]],
+        )

@@ -1,0 +1,93 @@
+"""Memory record mutations: thin resolvers over app/domain."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+
+import strawberry
+
+from app.api.context import Info
+from app.api.memory import outputs as o
+from app.api.memory.inputs import NamespaceInput, RememberInput, policy
+from app.api.memory.nodes import as_node
+from app.api.types.memory import MemoryArtifact, MemoryRecord
+from app.domain import memory_records
+from app.domain.errors import ValidationFailed
+from app.domain.memory_artifacts import attach_artifact
+
+
+def decoded_base64(value: str) -> bytes:
+    try:
+        return base64.b64decode(value, validate=True)
+    except (binascii.Error, ValueError) as error:
+        raise ValidationFailed(
+            "contentBase64 is not valid base64", field="contentBase64"
+        ) from error
+
+
+@strawberry.type
+class MemoryMutations:
+    @strawberry.mutation(
+        description="Store a memory: create it, or with a key replace the record at "
+        "(namespace, key) as its next version (the previous state kept; a forgotten or expired "
+        "key is revived). Content above memoryInlineContentMax bytes goes to object storage."
+    )
+    async def remember(self, info: Info, input: RememberInput) -> MemoryRecord:
+        record = await memory_records.remember(
+            info.context.graph,
+            info.context.services.artifacts,
+            principal=info.context.caller(),
+            fields=input.fields(),
+            policy=policy(info),
+        )
+        return await as_node(info, "MemoryRecord", record)  # type: ignore[no-any-return]
+
+    @strawberry.mutation(
+        description="Forget a record by id, or by namespace and key. Soft by default (inactive, "
+        "kept; admins still list it); hard deletes it with its versions, artifacts and stored "
+        "objects. Both are in the access log."
+    )
+    async def forget_memory(
+        self,
+        info: Info,
+        id: strawberry.ID | None = None,
+        namespace: NamespaceInput | None = None,
+        key: str | None = None,
+        hard: bool = False,
+    ) -> o.ForgetResult:
+        row = await memory_records.forget(
+            info.context.graph,
+            info.context.services.artifacts,
+            principal=info.context.caller(),
+            record_id=id,
+            namespace=namespace.parts() if namespace else None,
+            key=key,
+            hard=hard,
+        )
+        return o.forget_result(row)
+
+    @strawberry.mutation(
+        description="Attach a verbatim record (a transcript, a file) to a memory record: the "
+        "bytes as base64, or the URI of an object already under the client's storage prefix."
+    )
+    async def attach_memory_artifact(
+        self,
+        info: Info,
+        record_id: strawberry.ID,
+        kind: str,
+        content_base64: str | None = None,
+        uri: str | None = None,
+        content_type: str = "text/plain; charset=utf-8",
+    ) -> MemoryArtifact:
+        artifact = await attach_artifact(
+            info.context.graph,
+            info.context.services.artifacts,
+            principal=info.context.caller(),
+            owner_id=record_id,
+            kind=kind,
+            data=None if content_base64 is None else decoded_base64(content_base64),
+            uri=uri,
+            content_type=content_type,
+        )
+        return MemoryArtifact.from_row(artifact)

@@ -1,0 +1,61 @@
+"""Result types of the memory operations."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+import strawberry
+
+from app.api.types.memory import MemoryRecord, MemoryVersion
+
+
+@strawberry.type(description="What forgetMemory did.")
+class ForgetResult:
+    id: strawberry.ID
+    hard: bool = strawberry.field(description="True: deleted; false: deactivated (soft).")
+    versions_deleted: int
+    objects_deleted: int = strawberry.field(description="Objects removed from storage.")
+
+
+@strawberry.type(description="A record and its superseded states, newest first.")
+class MemoryHistory:
+    record: MemoryRecord
+    versions: list[MemoryVersion]
+
+
+@strawberry.type(description="One run of the expiry sweeper (counts for the caller's client).")
+class MemorySweep:
+    started_at: datetime
+    finished_at: datetime | None
+    scope: str = strawberry.field(description="'all' (background run) or 'client' (on request).")
+    purged: int = strawberry.field(description="Expired records of this client it purged.")
+    error: str | None
+
+
+@strawberry.type(description="A memory found by search, with its score and why it matched.")
+class MemorySearchHit:
+    record: MemoryRecord
+    score: float
+    why: list[str]
+
+
+def forget_result(row: dict[str, Any]) -> ForgetResult:
+    return ForgetResult(
+        id=strawberry.ID(row["id"]),
+        hard=bool(row["hard"]),
+        versions_deleted=int(row.get("versions_deleted") or 0),
+        objects_deleted=int(row.get("objects_deleted") or 0),
+    )
+
+
+def sweep(summary: dict[str, Any]) -> MemorySweep:
+    return MemorySweep(
+        started_at=datetime.fromisoformat(summary["started_at"]),
+        finished_at=datetime.fromisoformat(summary["finished_at"])
+        if summary["finished_at"]
+        else None,
+        scope="all" if summary["scope"] == "all" else "client",
+        purged=int(summary["purged"]),
+        error="the run failed" if summary["error"] else None,
+    )

@@ -1,0 +1,89 @@
+"""Memory record reads: recall, list, history (expired records are never returned)."""
+
+from __future__ import annotations
+
+import strawberry
+
+from app.api.context import Info
+from app.api.memory import outputs as o
+from app.api.memory.inputs import MemoryWhere, NamespaceInput
+from app.api.memory.nodes import as_node, as_nodes, connection_nodes, root, selects
+from app.api.types.connection import Connection, connection
+from app.api.types.memory import MemoryRecord, MemoryVersion
+from app.domain import memory_lists, memory_records
+
+
+@strawberry.type
+class MemoryQueries:
+    @strawberry.field(
+        description="One live memory by id, or by namespace and key (its content read back from "
+        "object storage if it lives there). NOT_FOUND when missing, forgotten, expired or "
+        "another client's."
+    )
+    async def recall_memory(
+        self,
+        info: Info,
+        id: strawberry.ID | None = None,
+        namespace: NamespaceInput | None = None,
+        key: str | None = None,
+    ) -> MemoryRecord:
+        record = await memory_records.recall(
+            info.context.graph,
+            info.context.services.artifacts,
+            principal=info.context.caller(),
+            record_id=id,
+            namespace=namespace.parts() if namespace else None,
+            key=key,
+            hydrated=selects(root(info).selections, "content"),
+        )
+        return await as_node(info, "MemoryRecord", record)  # type: ignore[no-any-return]
+
+    @strawberry.field(
+        description="The caller's memories, newest first, filtered and cursor-paginated. "
+        "Expired ones never appear; forgotten ones only with includeInactive (admins)."
+    )
+    async def memories(
+        self,
+        info: Info,
+        where: MemoryWhere | None = None,
+        first: int = 20,
+        after: str | None = None,
+        include_inactive: bool = False,
+    ) -> Connection[MemoryRecord]:
+        selections = connection_nodes(info)
+        records, total = await memory_lists.list_records(
+            info.context.graph,
+            info.context.services.artifacts if selects(selections, "content") else None,
+            principal=info.context.caller(),
+            where=where.filters() if where else {},
+            first=first,
+            after=after,
+            include_inactive=include_inactive,
+        )
+        nodes = await as_nodes(info, "MemoryRecord", records, selections)
+        return connection(nodes, records, total=total, first=first)  # type: ignore[no-any-return]
+
+    @strawberry.field(
+        description="A record and its superseded versions, newest first. A forgotten record's "
+        "history needs includeInactive (admins)."
+    )
+    async def memory_history(
+        self,
+        info: Info,
+        id: strawberry.ID | None = None,
+        namespace: NamespaceInput | None = None,
+        key: str | None = None,
+        include_inactive: bool = False,
+    ) -> o.MemoryHistory:
+        found = await memory_records.history(
+            info.context.graph,
+            principal=info.context.caller(),
+            record_id=id,
+            namespace=namespace.parts() if namespace else None,
+            key=key,
+            include_inactive=include_inactive,
+        )
+        return o.MemoryHistory(
+            record=MemoryRecord.from_row(found["record"]),
+            versions=[MemoryVersion.from_row(v) for v in found["versions"]],
+        )

@@ -1,0 +1,76 @@
+"""What search returns: each hit's record (any searchable type), its scores and why it matched."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import strawberry
+
+from app.api.types.agents import AgentEpisode
+from app.api.types.assets import Asset
+from app.api.types.base import NODE_TYPES
+from app.api.types.conversations import ConversationEvent, ConversationThread
+from app.api.types.lessons import Lesson
+from app.api.types.memory import MemoryRecord
+from app.api.types.plans import Plan, PlanNode
+from app.retrieval.search import SearchHit as FoundHit
+
+SearchRecord = Annotated[
+    Plan
+    | PlanNode
+    | Asset
+    | ConversationThread
+    | ConversationEvent
+    | AgentEpisode
+    | Lesson
+    | MemoryRecord,
+    strawberry.union("SearchRecord", description="Any searchable record."),
+]
+
+
+@strawberry.type
+class SearchHit:
+    record: SearchRecord = strawberry.field(
+        description="The record's own fields (its relationship fields are not loaded here)."
+    )
+    record_id: strawberry.ID
+    record_type: str
+    score: float = strawberry.field(description="The fused score the results are ordered by.")
+    vector_score: float | None = strawberry.field(
+        description="Vector similarity, (1 + cosine) / 2, 0-1."
+    )
+    vector_rank: int | None
+    keyword_score: float | None = strawberry.field(description="BM25 score.")
+    keyword_rank: int | None
+    graph_distance: int | None = strawberry.field(description="Hops from the anchor record.")
+    why: list[str]
+
+
+@strawberry.type
+class SearchResult:
+    hits: list[SearchHit]
+    embed_ms: float = strawberry.field(description="Time spent embedding the query text.")
+    search_ms: float = strawberry.field(description="Server time of the index queries.")
+
+
+@strawberry.type(description="How far the embedding worker is behind.")
+class SearchStatus:
+    pending: int = strawberry.field(description="The caller's records not yet indexed.")
+    lag_seconds: float = strawberry.field(description="Age of the oldest pending record.")
+    model: str
+
+
+def search_hit(found: FoundHit) -> SearchHit:
+    record: Any = NODE_TYPES[found.record_type].from_row(found.record)
+    return SearchHit(
+        record=record,
+        record_id=strawberry.ID(found.record_id),
+        record_type=found.record_type,
+        score=found.score,
+        vector_score=found.vector_score,
+        vector_rank=found.vector_rank,
+        keyword_score=found.keyword_score,
+        keyword_rank=found.keyword_rank,
+        graph_distance=found.graph_distance,
+        why=found.why,
+    )

@@ -1,0 +1,44 @@
+"""The search query and the indexing status of the caller's records."""
+
+from __future__ import annotations
+
+import strawberry
+
+from app.api.context import Info
+from app.api.search.inputs import SearchInput
+from app.api.search.outputs import SearchResult, SearchStatus, search_hit
+from app.retrieval.pending import pending_count
+from app.retrieval.search import SearchTimings, search
+
+
+@strawberry.type
+class SearchQueries:
+    @strawberry.field(
+        description="Find the caller's records by meaning (vector), words (BM25) or both "
+        "(hybrid: reciprocal rank fusion), with filters, an optional graph anchor and MMR."
+    )
+    async def search(self, info: Info, input: SearchInput) -> SearchResult:
+        services = info.context.services
+        timings = SearchTimings()
+        hits = await search(
+            services.graph,
+            services.embedder,
+            principal=info.context.caller(),
+            request=input.to_request(),
+            timings=timings,
+        )
+        return SearchResult(
+            hits=[search_hit(hit) for hit in hits],
+            embed_ms=round(timings.embed_ms, 3),
+            search_ms=round(timings.search_ms, 3),
+        )
+
+    @strawberry.field(description="Records written but not searchable yet (embedding lag).")
+    async def search_status(self, info: Info) -> SearchStatus:
+        services = info.context.services
+        pending = await pending_count(services.graph, client_id=info.context.caller().client_id)
+        return SearchStatus(
+            pending=pending,
+            lag_seconds=services.indexer.status.lag_seconds(),
+            model=services.embedder.model_name,
+        )

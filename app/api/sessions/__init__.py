@@ -1,0 +1,1 @@
+"""Working-memory sessions over GraphQL (seed 003): timelines, flush, rehydrate, transcripts."""

@@ -1,0 +1,115 @@
+"""Session mutations: thin resolvers over app/domain (memory_sessions, session_deletes,
+session_flush, session_artifacts); each is one transaction, validated before it writes."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import strawberry
+
+from app.api.context import Info
+from app.api.memory.inputs import policy
+from app.api.reads import load_written, load_written_at
+from app.api.sessions import inputs as i
+from app.api.sessions import outputs as o
+from app.api.types.memory import MemoryArtifact, MemoryRecord
+from app.domain import memory_sessions, session_artifacts, session_deletes, session_flush
+
+
+@strawberry.type
+class SessionMutations:
+    @strawberry.mutation(
+        description="Start an open working-memory session; with an externalRef the client "
+        "already used, that session is returned (created false), CONFLICT if its agent or "
+        "subject differ."
+    )
+    async def start_session(self, info: Info, input: i.StartSessionInput) -> o.StartSessionPayload:
+        started = await memory_sessions.start_session(
+            info.context.graph, principal=info.context.caller(), fields=dataclasses.asdict(input)
+        )
+        session = await load_written_at(info, "MemorySession", started.session, "session")
+        return o.StartSessionPayload(session=session, created=started.created)
+
+    @strawberry.mutation(
+        description="Put an entry (a working MemoryRecord) at the end of its timeline. Entries "
+        "are ordered by createdAt, strictly increasing within the session even under "
+        "concurrent puts. INVALID_TRANSITION once the session is flushed."
+    )
+    async def put_session_entry(self, info: Info, input: i.PutSessionEntryInput) -> MemoryRecord:
+        fields = dataclasses.asdict(input)
+        entry = await memory_sessions.put_entry(
+            info.context.graph,
+            info.context.services.artifacts,
+            principal=info.context.caller(),
+            session_id=fields.pop("session_id"),
+            fields=fields,
+            policy=policy(info),
+        )
+        return await load_written(info, "MemoryRecord", entry)  # type: ignore[no-any-return]
+
+    @strawberry.mutation(
+        description="Delete one live entry of an open session: soft (active false, kept) "
+        "unless hard (the node is removed)."
+    )
+    async def delete_session_entry(
+        self, info: Info, id: strawberry.ID, hard: bool = False
+    ) -> o.DeletedSessionEntries:
+        deleted = await session_deletes.delete_entry(
+            info.context.graph, principal=info.context.caller(), entry_id=id, hard=hard
+        )
+        return o.DeletedSessionEntries(
+            session_id=strawberry.ID(deleted.session_id), count=deleted.count
+        )
+
+    @strawberry.mutation(description="Delete every live entry of one timeline of an open session.")
+    async def delete_session_timeline(
+        self, info: Info, session_id: strawberry.ID, timeline: str, hard: bool = False
+    ) -> o.DeletedSessionEntries:
+        deleted = await session_deletes.delete_timeline(
+            info.context.graph,
+            principal=info.context.caller(),
+            session_id=session_id,
+            timeline=timeline,
+            hard=hard,
+        )
+        return o.DeletedSessionEntries(
+            session_id=strawberry.ID(deleted.session_id), count=deleted.count
+        )
+
+    @strawberry.mutation(
+        description="End the session with flush: one episodic MemoryRecord summarises it "
+        "(`summary` when given, else the built-in extractive summarizer), linked SUMMARIZES to "
+        "every live entry and SUMMARIZED_AS from the session, which becomes FLUSHED and "
+        "read-only. A second flush is INVALID_TRANSITION (it names the summary)."
+    )
+    async def end_session(
+        self, info: Info, id: strawberry.ID, summary: str | None = None
+    ) -> o.EndSessionPayload:
+        flushed = await session_flush.end_session(
+            info.context.graph, principal=info.context.caller(), session_id=id, summary=summary
+        )
+        return o.EndSessionPayload(
+            session=await load_written_at(info, "MemorySession", flushed.session, "session"),
+            summary=await load_written_at(info, "MemoryRecord", flushed.summary, "summary"),
+            entries_summarized=flushed.entries_summarized,
+        )
+
+    @strawberry.mutation(
+        description="Attach a verbatim transcript (or other record) to a session, open or "
+        "flushed: stored in object storage first, then a MemoryArtifact (sha256, size) linked "
+        "HAS_ARTIFACT. Read it back with sessionArtifact."
+    )
+    async def attach_session_transcript(
+        self, info: Info, input: i.AttachSessionTranscriptInput
+    ) -> MemoryArtifact:
+        data, content_type = input.payload()
+        artifact = await session_artifacts.attach_artifact(
+            info.context.graph,
+            info.context.services.artifacts,
+            principal=info.context.caller(),
+            session_id=input.session_id,
+            data=data,
+            content_type=content_type,
+            kind=input.kind,
+        )
+        return MemoryArtifact.from_row(artifact)

@@ -1,0 +1,189 @@
+"""The general agent-memory model (seeds 001-004): namespaced records, sessions, procedures,
+agent cycles, feedback learning and the access log, in the same graph as seed 000's records."""
+
+from __future__ import annotations
+
+from neomodel import (
+    ArrayProperty,
+    BooleanProperty,
+    DateTimeProperty,
+    FloatProperty,
+    IntegerProperty,
+    JSONProperty,
+    RelationshipFrom,
+    RelationshipTo,
+    StringProperty,
+)
+
+from app.model import enums as e
+from app.model.nodes import Record, enum_property
+
+
+class MemoryRecord(Record):
+    """One memory. Its namespace is subject / agent / session / path; `namespace` is their
+    canonical join, so that (client_id, namespace, key) identifies an upsertable record."""
+
+    # Forgotten and expired records are hidden from every compiled read (relationship fields).
+    __visible__ = "{n}.active AND ({n}.expires_at IS NULL OR {n}.expires_at > datetime())"
+
+    subject = StringProperty()
+    agent = StringProperty()
+    session_id = StringProperty(index=True)
+    path = ArrayProperty(StringProperty())
+    namespace = StringProperty(required=True)
+    key = StringProperty()
+    kind = enum_property(e.MemoryKind, required=True)
+    text = StringProperty()
+    content = JSONProperty()
+    content_uri = StringProperty()  # large content lives in object storage
+    content_sha256 = StringProperty()
+    content_size = IntegerProperty()
+    tags = ArrayProperty(StringProperty())
+    priority = IntegerProperty(required=True)  # 1-10
+    source_agent = StringProperty()
+    expires_at = DateTimeProperty()
+    active = BooleanProperty(required=True)  # false once soft-deleted (forgotten)
+    deleted_at = DateTimeProperty()
+    version = IntegerProperty(required=True)
+    timeline = StringProperty()  # working-memory sessions: the entry's timeline
+    procedure_type = enum_property(e.ProcedureType)  # procedural records only
+
+    versions = RelationshipTo("MemoryVersion", "HAS_VERSION")
+    summarizes = RelationshipTo("MemoryRecord", "SUMMARIZES")
+    session = RelationshipFrom("MemorySession", "HAS_ENTRY")
+    artifacts = RelationshipTo("MemoryArtifact", "HAS_ARTIFACT")
+
+
+class MemoryVersion(Record):
+    """A superseded state of a MemoryRecord, kept for its history."""
+
+    record_id = StringProperty(required=True, index=True)
+    version = IntegerProperty(required=True)
+    text = StringProperty()
+    content = JSONProperty()
+    content_uri = StringProperty()
+    tags = ArrayProperty(StringProperty())
+    priority = IntegerProperty(required=True)
+    expires_at = DateTimeProperty()
+    active = BooleanProperty(required=True)
+    # The rest of the superseded state, and since when it held (the record's updated_at then).
+    kind = enum_property(e.MemoryKind)
+    content_sha256 = StringProperty()
+    content_size = IntegerProperty()
+    source_agent = StringProperty()
+    procedure_type = enum_property(e.ProcedureType)
+    valid_from = DateTimeProperty()
+
+    record = RelationshipFrom("MemoryRecord", "HAS_VERSION")
+
+
+class MemoryArtifact(Record):
+    """A verbatim attachment (a transcript, a file) of a record or session, in object storage."""
+
+    owner_id = StringProperty(required=True, index=True)
+    kind = StringProperty(required=True)
+    uri = StringProperty(required=True)
+    sha256 = StringProperty(required=True)
+    size = IntegerProperty(required=True)
+    content_type = StringProperty(required=True)
+
+
+class MemorySession(Record):
+    """A working-memory session (seed 003): entries on timelines, flushed into a summary."""
+
+    agent = StringProperty()
+    subject = StringProperty()
+    status = enum_property(e.MemorySessionStatus, required=True)
+    ended_at = DateTimeProperty()
+    entry_count = IntegerProperty(required=True)
+    summary_record_id = StringProperty()
+    # Sessions (app/domain/memory_sessions.py): the caller's own handle (idempotent start),
+    # free metadata, the timelines used, and the newest entry's created_at (entries are
+    # ordered by created_at, kept strictly increasing under the session's lock).
+    external_ref = StringProperty()
+    metadata = JSONProperty()
+    timelines = ArrayProperty(StringProperty())
+    last_entry_at = DateTimeProperty()
+
+    entries = RelationshipTo("MemoryRecord", "HAS_ENTRY")
+    summary = RelationshipTo("MemoryRecord", "SUMMARIZED_AS")
+    artifacts = RelationshipTo("MemoryArtifact", "HAS_ARTIFACT")
+
+
+class MemorySubject(Record):
+    """The user (or other party) memories are about: profile, and relationship context with
+    agents as RELATES_TO relationships (type, custom prompt, settings, counters)."""
+
+    external_ref = StringProperty(required=True)
+    display_name = StringProperty()
+    profile = JSONProperty()
+
+    agents = RelationshipTo("Agent", "RELATES_TO")
+
+
+class AgentCycle(Record):
+    """One think-act cycle of an agent (seed 001): proposal and result."""
+
+    agent_name = StringProperty(required=True, index=True)
+    sequence = IntegerProperty(required=True)
+    thoughts = StringProperty()
+    tool_call = JSONProperty()
+    plan = JSONProperty()
+    output = JSONProperty()
+    error = StringProperty()
+    status = enum_property(e.AgentCycleStatus, required=True)
+    finished_at = DateTimeProperty()
+
+    agent = RelationshipFrom("Agent", "HAS_CYCLE")
+    memories = RelationshipTo("MemoryRecord", "PRODUCED")
+
+
+class FeedbackEvent(Record):
+    """Raw feedback on an agent's task, kept as history (seed 002 learn_from_feedback)."""
+
+    agent_name = StringProperty(required=True, index=True)
+    task_type = StringProperty(required=True)
+    success = BooleanProperty(required=True)
+    rating = FloatProperty()
+    patterns = ArrayProperty(StringProperty())
+    comment = StringProperty()
+
+
+class AgentPerformance(Record):
+    """Learned counters per agent and task type, updated atomically from feedback."""
+
+    agent_name = StringProperty(required=True)
+    task_type = StringProperty(required=True)
+    total = IntegerProperty(required=True)
+    successes = IntegerProperty(required=True)
+    rating_sum = FloatProperty(required=True)
+    rating_count = IntegerProperty(required=True)
+    patterns = JSONProperty()  # {pattern: {count, rating_sum, rating_count}}
+
+    feedback = RelationshipTo("FeedbackEvent", "LEARNED_FROM")
+
+
+class AccessLogEntry(Record):
+    """One read or write of memory records (seed 004 access log)."""
+
+    operation = StringProperty(required=True)
+    principal = StringProperty(required=True)
+    role = StringProperty()
+    target_type = StringProperty()
+    target_id = StringProperty()
+    outcome = enum_property(e.AccessOutcome, required=True)
+    detail = StringProperty()
+    key_id = StringProperty()  # the API key used (principal is its agent name, if any)
+
+
+MEMORY_MODEL: tuple[type[Record], ...] = (
+    MemoryRecord,
+    MemoryVersion,
+    MemoryArtifact,
+    MemorySession,
+    MemorySubject,
+    AgentCycle,
+    FeedbackEvent,
+    AgentPerformance,
+    AccessLogEntry,
+)

@@ -1,0 +1,141 @@
+"""One indexing pass over a searchable label: find changed records, embed, write back."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from app.graph.executor import GraphExecutor
+from app.graph.identifiers import cypher_label
+from app.retrieval.embedder import Embedder
+from app.retrieval.pending import PENDING
+from app.retrieval.searchable import DERIVED_FILTERS, SearchableSpec, texts_for
+
+SEARCH_TEXT_MAX = 32_000
+# What the embedding worker writes on a record (besides the Searchable label); never part of
+# the record's own state.
+INDEX_PROPERTIES = frozenset(
+    {
+        "record_type",
+        "search_client",
+        "search_text",
+        "search_hash",
+        "embedding",
+        "embedding_model",
+        "search_truncated",
+        "embedded_at",
+        "indexed_version",
+        "search_plan_id",
+        "search_thread_id",
+        "search_agent",
+        "search_scope",
+    }
+)
+# The event a conversation event follows in its thread (index on thread_id, sequence).
+PREVIOUS_EVENT = (
+    "head(COLLECT { MATCH (p:ConversationEvent {thread_id: n.thread_id}) "
+    "WHERE p.sequence = n.sequence - 1 AND p.client_id = n.client_id "
+    "RETURN p {.text, .metadata} })"
+)
+
+
+def scan_query(spec: SearchableSpec, *, newest_first: bool) -> str:
+    fields = ", ".join(f".{name}" for name in spec.text_fields)
+    derived = ", ".join(f"{name}: {spec.derived.get(name, 'null')}" for name in DERIVED_FILTERS)
+    order = "DESC" if newest_first else "ASC"
+    previous = PREVIOUS_EVENT if spec.conversational else "null"
+    return (
+        f"MATCH (n:{cypher_label(spec.label)}) WHERE n.updated_at >= $since AND {PENDING} "
+        "RETURN n.id AS id, n.client_id AS client_id, n.updated_at AS updated_at, "
+        "toString(n.updated_at) AS stamp, "
+        f"n.search_hash AS hash, n {{{fields}}} AS props, {{{derived}}} AS derived, "
+        f"{previous} AS previous "
+        f"ORDER BY n.updated_at {order} LIMIT $batch"
+    )
+
+
+def write_query(spec: SearchableSpec) -> str:
+    derived = ", ".join(f"n.search_{name} = row.derived.{name}" for name in DERIVED_FILTERS)
+    return (
+        "UNWIND $rows AS row "
+        f"MATCH (n:{cypher_label(spec.label)} {{id: row.id}}) "
+        # Compared as text: a datetime sent back by the driver may carry another zone form.
+        "WHERE toString(n.updated_at) = row.stamp AND n.client_id = row.client_id "
+        "FOREACH (_ IN CASE WHEN row.embedding IS NULL THEN [] ELSE [1] END | "
+        "  SET n:Searchable, n.record_type = $record_type, n.search_client = row.client_key, "
+        "  n.search_text = row.text, n.search_hash = row.hash, n.embedding = row.embedding, "
+        f"  n.embedding_model = $model, n.search_truncated = row.truncated, {derived}, "
+        "  n.embedded_at = datetime()) "
+        "FOREACH (_ IN CASE WHEN row.empty THEN [1] ELSE [] END | "
+        "  REMOVE n:Searchable, n.embedding, n.search_text, n.search_hash) "
+        "SET n.indexed_version = n.updated_at"
+    )
+
+
+def client_key(client_id: str) -> str:
+    """The client id as one full-text token (the analyzer splits on hyphens)."""
+    return client_id.replace("-", "").lower()
+
+
+def text_hash(model: str, text: str) -> str:
+    return hashlib.sha256(f"{model}\n{text}".encode()).hexdigest()
+
+
+@dataclass
+class PassResult:
+    seen: int
+    embedded: int
+    oldest: datetime | None
+    newest: datetime | None
+
+
+async def index_pass(
+    graph: GraphExecutor,
+    embedder: Embedder,
+    *,
+    spec: SearchableSpec,
+    since: datetime,
+    batch: int,
+    newest_first: bool,
+) -> PassResult:
+    rows = await graph.read(
+        scan_query(spec, newest_first=newest_first), {"since": since, "batch": batch}
+    )
+    if not rows:
+        return PassResult(0, 0, None, None)
+    prepared = [_prepare(embedder.model_name, spec, dict(row)) for row in rows]
+    to_embed = [row for row in prepared if not row["empty"] and not row["unchanged"]]
+    if to_embed:
+        texts = [row["embed_text"] for row in to_embed]
+        vectors = await embedder.embed(texts)
+        truncated = embedder.truncated_sync(texts)
+        for row, vector, cut in zip(to_embed, vectors, truncated, strict=True):
+            row["embedding"], row["truncated"] = vector, cut
+    params = {"rows": prepared, "record_type": spec.label, "model": embedder.model_name}
+    await graph.write(write_query(spec), params)
+    stamps = [row["updated_at"] for row in rows]
+    return PassResult(len(rows), len(to_embed), min(stamps).to_native(), max(stamps).to_native())
+
+
+def _prepare(model: str, spec: SearchableSpec, row: dict[str, Any]) -> dict[str, Any]:
+    previous = dict(row["previous"]) if row.get("previous") else None
+    texts = texts_for(spec, dict(row["props"]), previous)
+    text, embed_text = texts.keyword[:SEARCH_TEXT_MAX], texts.vector[:SEARCH_TEXT_MAX]
+    # One text for both signals hashes as before, so those records are not re-embedded.
+    digest = text_hash(model, text if text == embed_text else f"{text}\n\x00{embed_text}")
+    return {
+        "id": row["id"],
+        "client_id": row["client_id"],
+        "client_key": client_key(row["client_id"]),
+        "stamp": row["stamp"],
+        "derived": dict(row["derived"]),
+        "text": text,
+        "embed_text": embed_text,
+        "hash": digest,
+        "empty": not text,
+        "unchanged": digest == row["hash"],
+        "embedding": None,
+        "truncated": False,
+    }

@@ -1,0 +1,170 @@
+"""The Cypher of search: fixed fragments chosen by which filters are set; values as parameters."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, fields
+from datetime import datetime
+from functools import cache
+from typing import Any
+
+from app.graph.identifiers import Label, cypher_label
+
+VECTOR_INDEX = "searchable_embedding"
+TEXT_INDEX = "searchable_text"
+# Internal properties never returned with a record.
+INTERNAL = (
+    "embedding",
+    "search_text",
+    "search_hash",
+    "search_client",
+    "indexed_version",
+    "search_plan_id",
+    "search_thread_id",
+    "search_agent",
+    "search_scope",
+)
+_PROJECTION = "n {.*, " + ", ".join(f"{name}: null" for name in INTERNAL) + "}"
+LIVE = "(n.active IS NULL OR n.active) AND (n.expires_at IS NULL OR n.expires_at > datetime())"
+
+
+@dataclass(frozen=True)
+class SearchFilters:
+    created_after: datetime | None = None
+    created_before: datetime | None = None
+    statuses: tuple[str, ...] | None = None
+    platform: str | None = None
+    thread_id: str | None = None
+    plan_id: str | None = None
+    agent: str | None = None
+    scope: str | None = None
+    kinds: tuple[str, ...] | None = None
+    tags: tuple[str, ...] | None = None
+    namespace_prefix: str | None = None
+    session_id: str | None = None
+    min_priority: int | None = None
+
+
+_FRAGMENTS = {
+    "created_after": "n.created_at >= $created_after",
+    "created_before": "n.created_at < $created_before",
+    "statuses": "n.status IN $statuses",
+    "platform": "n.platform = $platform",
+    "thread_id": "n.search_thread_id = $thread_id",
+    "plan_id": "n.search_plan_id = $plan_id",
+    "agent": "n.search_agent = $agent",
+    "scope": "n.search_scope = $scope",
+    "kinds": "n.kind IN $kinds",
+    "tags": "all(tag IN $tags WHERE tag IN coalesce(n.tags, []))",
+    "namespace_prefix": "n.namespace STARTS WITH $namespace_prefix",
+    "session_id": "n.session_id = $session_id",
+    "min_priority": "n.priority >= $min_priority",
+}
+
+
+def filter_clause(filters: SearchFilters) -> tuple[str, dict[str, Any]]:
+    """The WHERE conditions (after client and type) of the filters that are set."""
+    conditions, params = [LIVE], {}
+    for item in fields(SearchFilters):
+        value = getattr(filters, item.name)
+        if value is not None:
+            conditions.append(_FRAGMENTS[item.name])
+            params[item.name] = list(value) if isinstance(value, tuple) else value
+    return " AND ".join(conditions), params
+
+
+def has_filters(filters: SearchFilters) -> bool:
+    return any(getattr(filters, item.name) is not None for item in fields(SearchFilters))
+
+
+def vector_query(where: str, *, typed: bool) -> str:
+    """In-index client (and record type) filter; the other filters after, on the candidates."""
+    type_filter = " AND n.record_type = record_type" if typed else ""
+    search = (
+        f"MATCH (n:Searchable) SEARCH n IN (VECTOR INDEX {VECTOR_INDEX} FOR $vector "
+        f"WHERE n.client_id = $client_id{type_filter} LIMIT $pool) SCORE AS score"
+    )
+    if typed:
+        return (
+            "CYPHER 25 UNWIND $record_types AS record_type CALL (record_type) { "
+            f"{search} RETURN n, score }} WITH n, score WHERE {where} "
+            f"RETURN {_PROJECTION} AS record, score ORDER BY score DESC LIMIT $pool"
+        )
+    return f"CYPHER 25 {search} WITH n, score WHERE {where} RETURN {_PROJECTION} AS record, score"
+
+
+def exact_vector_query(where: str, *, typed: bool) -> str:
+    """Exact cosine over the client's records: the fallback when filters thin the candidates."""
+    type_filter = " AND n.record_type IN $record_types" if typed else ""
+    return (
+        f"MATCH (n:Searchable) WHERE n.client_id = $client_id{type_filter} AND {where} "
+        "WITH n, vector.similarity.cosine(n.embedding, $vector) AS score "
+        f"ORDER BY score DESC LIMIT $pool RETURN {_PROJECTION} AS record, score"
+    )
+
+
+def keyword_query(where: str) -> str:
+    return (
+        f"CALL db.index.fulltext.queryNodes('{TEXT_INDEX}', $lucene, {{limit: $pool}}) "
+        "YIELD node AS n, score WHERE n.client_id = $client_id AND "
+        f"{where} RETURN {_PROJECTION} AS record, score ORDER BY score DESC"
+    )
+
+
+_CLIENT_RECORD = "MATCH ({v}:Searchable {{id: id}}) WHERE {v}.client_id = $client_id "
+EMBEDDINGS = "UNWIND $ids AS id " + _CLIENT_RECORD.format(v="n")
+EMBEDDINGS += "RETURN n.id AS id, n.embedding AS embedding"
+
+
+@cache
+def graph_distance_query() -> str:
+    """Hops from the anchor (any of the caller's records, found through each label's unique id
+    index) to each found record. shortestPath refuses a path from a node to itself (an anchor
+    among the hits), so the anchor itself never reaches it."""
+    anchors = " UNION ".join(
+        f"MATCH (a:{cypher_label(label)} {{id: $anchor_id}}) RETURN a" for label in Label
+    )
+    return (
+        f"CALL () {{ {anchors} }} WITH a WHERE a.client_id = $client_id "
+        "UNWIND $ids AS id " + _CLIENT_RECORD.format(v="m") + "RETURN id, "
+        "CASE WHEN a = m THEN 0 ELSE COLLECT { WITH a, m WHERE a <> m "
+        "MATCH p = shortestPath((a)-[*..3]-(m)) "
+        "WHERE all(x IN nodes(p) WHERE x.client_id = $client_id) RETURN length(p) }[0] "
+        "END AS distance"
+    )
+
+
+# Letters and digits of any script: none of them is Lucene syntax.
+_WORD = re.compile(r"[^\W_]+")
+# A query's function words, which the English analyzer keeps (its stop set is Lucene's 33
+# words): question words and pronouns match most records and only add noise to BM25. The
+# Snowball English stop list, minus "not"/"no" (they carry meaning in a query).
+STOP_WORDS = frozenset(
+    """i me my myself we our ours ourselves you your yours yourself yourselves he him his
+    himself she her hers herself it its itself they them their theirs themselves what which who
+    whom this that these those am is are was were be been being have has had having do does
+    did doing would should could ought a an the and but if or because as until while of at by
+    for with about against between into through during before after above below to from up
+    down in out on off over under again further then once here there when where why how all
+    any both each few more most other some such nor only own same so than too very s t can
+    will just don""".split()
+)
+
+
+def content_words(text: str) -> str:
+    """The text's words without stop words (all of them when nothing else is left)."""
+    words = _WORD.findall(text)
+    kept = [word for word in words if word.lower() not in STOP_WORDS]
+    return " ".join(kept or words)
+
+
+def lucene_query(text: str, *, client_key: str, record_types: tuple[str, ...]) -> str | None:
+    """A Lucene query of the text's words only (no syntax from the caller), inside the client."""
+    words = [word.lower() for word in _WORD.findall(text)[:64]]
+    if not words:
+        return None
+    # ^0: the client and type clauses filter without adding to the BM25 score.
+    query = f"+search_client:{client_key}^0 +search_text:({' '.join(words)})"
+    if record_types:
+        query += f" +record_type:({' '.join(record_types)})^0"
+    return query

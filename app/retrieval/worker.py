@@ -1,0 +1,183 @@
+"""The embedding worker: indexes changed searchable records in batches, off the request path.
+
+Each cycle runs two passes per label: a fresh pass (newest first, recent window) so that new
+writes become searchable within about a second even behind a backlog, and a backlog pass
+(oldest first from a persisted cursor) that drains older records and measures the lag.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from app.graph.executor import GraphExecutor
+from app.retrieval.embedder import Embedder
+from app.retrieval.indexing import index_pass
+from app.retrieval.searchable import SEARCHABLE
+
+log = logging.getLogger(__name__)
+
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+# Writes commit a little after their updated_at; rescanning this much behind the cursor keeps
+# transactions shorter than it from being missed.
+SAFETY = timedelta(seconds=60)
+FRESH_WINDOW = timedelta(minutes=2)
+READ_CURSORS = "MATCH (c:EmbeddingCursor) RETURN c.label AS label, c.since AS since"
+# Several workers may run (API processes, embed-worker): a cursor only ever moves forward.
+SAVE_CURSOR = (
+    "MERGE (c:EmbeddingCursor {label: $label}) "
+    "SET c.since = CASE WHEN c.since IS NULL OR c.since < $since THEN $since ELSE c.since END"
+)
+RESET_CURSORS = "MATCH (c:EmbeddingCursor) DELETE c"
+
+
+@dataclass
+class WorkerStatus:
+    running: bool = False
+    indexed_total: int = 0
+    cycles: int = 0
+    oldest_pending: datetime | None = None
+    last_error: str | None = None
+    started_at: datetime | None = None
+    per_label: dict[str, int] = field(default_factory=dict)
+
+    def lag_seconds(self, now: datetime | None = None) -> float:
+        if self.oldest_pending is None:
+            return 0.0
+        return max(0.0, ((now or datetime.now(UTC)) - self.oldest_pending).total_seconds())
+
+    def metrics(self) -> str:
+        """Prometheus text exposition of the worker's state."""
+        lines = [
+            "# HELP agentmem_embedding_lag_seconds Age of the oldest record waiting for embedding.",
+            "# TYPE agentmem_embedding_lag_seconds gauge",
+            f"agentmem_embedding_lag_seconds {self.lag_seconds():.3f}",
+            "# HELP agentmem_embedding_indexed_total Records embedded by this process.",
+            "# TYPE agentmem_embedding_indexed_total counter",
+            f"agentmem_embedding_indexed_total {self.indexed_total}",
+            "# TYPE agentmem_embedding_worker_running gauge",
+            f"agentmem_embedding_worker_running {int(self.running)}",
+        ]
+        return "\n".join(lines) + "\n"
+
+    def details(self) -> dict[str, Any]:
+        return {
+            "running": self.running,
+            "indexed_total": self.indexed_total,
+            "oldest_pending": self.oldest_pending.isoformat() if self.oldest_pending else None,
+            "lag_seconds": round(self.lag_seconds(), 3),
+            "last_error": self.last_error,
+        }
+
+
+class EmbeddingWorker:
+    def __init__(
+        self, graph: GraphExecutor, embedder: Embedder, *, batch: int, poll_s: float
+    ) -> None:
+        self.graph, self.embedder = graph, embedder
+        self.batch, self.poll_s = batch, poll_s
+        self.backlog_batch = max(1, min(batch, 32))
+        self._fresh_since: dict[str, datetime] = {}
+        self.status = WorkerStatus()
+        self._cursors: dict[str, datetime] = {}
+        self._task: asyncio.Task[None] | None = None
+
+    async def load_cursors(self) -> None:
+        rows = await self.graph.read(READ_CURSORS)
+        self._cursors = {row["label"]: row["since"].to_native() for row in rows}
+
+    async def run_cycle(self) -> bool:
+        """Fresh records of every label, then a small backlog batch per label with the fresh
+        passes repeated in between, so new writes never wait behind a backlog.
+        True when a batch was full (more is waiting)."""
+        more, oldest = await self._fresh_passes(), None
+        for label, spec in SEARCHABLE.items():
+            cursor = self._cursors.get(label, EPOCH)
+            started = datetime.now(UTC)
+            backlog = await index_pass(
+                self.graph,
+                self.embedder,
+                spec=spec,
+                batch=self.backlog_batch,
+                newest_first=False,
+                since=cursor - SAFETY,
+            )
+            full = backlog.seen >= self.backlog_batch
+            if full and backlog.oldest is not None:
+                oldest = min(oldest or backlog.oldest, backlog.oldest)
+            # Records dated ahead of the clock must not drag the cursor past today's writes.
+            new_cursor = started - SAFETY
+            if full and backlog.newest is not None:
+                new_cursor = min(backlog.newest, new_cursor)
+            await self._save_cursor(label, max(cursor, new_cursor))
+            self._count(label, backlog.embedded)
+            more = await self._fresh_passes() or more or full
+        self.status.oldest_pending = oldest
+        self.status.cycles += 1
+        return more
+
+    async def _fresh_passes(self) -> bool:
+        """Newest first, down to the point since which everything was indexed: writes made
+        while this worker runs (however long a bulk ingest takes) never queue behind the
+        backlog of older records."""
+        more = False
+        for label, spec in SEARCHABLE.items():
+            default = (self.status.started_at or datetime.now(UTC)) - FRESH_WINDOW
+            since = self._fresh_since.get(label, default)
+            started = datetime.now(UTC)
+            fresh = await index_pass(
+                self.graph,
+                self.embedder,
+                spec=spec,
+                batch=self.batch,
+                newest_first=True,
+                since=since,
+            )
+            self._count(label, fresh.embedded)
+            if fresh.seen >= self.batch:
+                more = True
+            else:
+                self._fresh_since[label] = max(since, started - SAFETY)
+        return more
+
+    def _count(self, label: str, embedded: int) -> None:
+        self.status.indexed_total += embedded
+        self.status.per_label[label] = self.status.per_label.get(label, 0) + embedded
+
+    async def _save_cursor(self, label: str, since: datetime) -> None:
+        if self._cursors.get(label) != since:
+            self._cursors[label] = since
+            await self.graph.write(SAVE_CURSOR, {"label": label, "since": since})
+
+    async def run_forever(self) -> None:
+        self.status.running, self.status.started_at = True, datetime.now(UTC)
+        await self.load_cursors()
+        while True:
+            try:
+                more = await self.run_cycle()
+                self.status.last_error = None
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:  # the worker outlives a bad cycle; the status shows it
+                log.exception("embedding cycle failed")
+                self.status.last_error = f"{type(error).__name__}: {error}"[:500]
+                more = False
+            if not more:
+                await asyncio.sleep(self.poll_s)
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self.run_forever(), name="embedding-worker")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+        self.status.running = False
+
+
+async def reset_cursors(graph: GraphExecutor) -> None:
+    """Makes the next cycles rescan everything (re-embedding after a model change)."""
+    await graph.write(RESET_CURSORS)

@@ -1,0 +1,222 @@
+"""Benchmark: retrieval quality on LoCoMo conversations (recall@k of the evidence turns), through
+the service's own API, for vector, keyword (BM25) and hybrid search, in two configurations:
+turns only, and all records (turns + observations + session summaries).
+
+Run: bash app/services/env.sh bench locomo [--data PATH] [--k 5 10 25] (local servers up).
+Any file in the LoCoMo format works (default: the two dev conversations in ../shared/bench, never
+copied into the repo). Each conversation gets a fresh client of its own (its memory, like one
+user's), so a search of that client is a search within the conversation; the configurations
+differ only in the record types searched. Each question is searched once per configuration and
+mode with the largest k; recall@k for smaller k is read from the prefix of that ranking.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import statistics
+import sys
+import time
+import uuid
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import httpx
+from neo4j import GraphDatabase
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from app.model.enums import Role  # noqa: E402
+from app.services.admin import create_key  # noqa: E402
+from app.settings import load_settings  # noqa: E402
+from bench._common import RESULTS, free_port, machine, serve_api, versions  # noqa: E402
+from bench.locomo_data import Conversation, load  # noqa: E402
+from bench.locomo_ingest import gql, ingest_notes, ingest_turns, wait_indexed  # noqa: E402
+from bench.locomo_metric import Retrieved, Scored, by_category, dia_ids, recall_at  # noqa: E402
+
+DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "bench" / "locomo-dev.json"
+MODES = ("VECTOR", "KEYWORD", "HYBRID")
+CONFIGS = {
+    "turns only": ["CONVERSATION_EVENT"],
+    "all records": ["CONVERSATION_EVENT", "MEMORY_RECORD"],
+}
+SEARCH = """query($input: SearchInput!) { search(input: $input) { embedMs searchMs
+  hits { record { __typename ... on ConversationEvent { externalRef }
+                  ... on MemoryRecord { content } } } } }"""
+# Measured by the README of ../shared/bench on the same file (turns only, categories 1-4).
+PEERS = {
+    "mem0 2.2.1 hybrid (MiniLM + BM25)": {"r@5": 0.512, "r@10": 0.610, "r@25": 0.687},
+    "exact MiniLM cosine": {"r@5": 0.353, "r@10": 0.460, "r@25": 0.595},
+    "BM25 (rank_bm25)": {"r@5": 0.423, "r@10": 0.508, "r@25": 0.613},
+    "paper DRAGON dialog (all categories)": {"r@5": 0.567, "r@10": 0.662, "r@25": 0.767},
+    "paper DRAGON session summaries (all categories)": {"r@5": 0.721, "r@10": 0.847},
+}
+
+
+def retrieved(hit: dict[str, Any]) -> Retrieved:
+    record = hit["record"]
+    if record["__typename"] == "ConversationEvent":
+        return Retrieved(turns=dia_ids(record["externalRef"]))
+    content = record.get("content") or {}
+    if content.get("dia_ids"):
+        return Retrieved(turns=dia_ids(content["dia_ids"]))
+    return Retrieved(sessions=(int(content["session"]),))
+
+
+def ingest(http: httpx.Client, conv: Conversation, timeout_s: float) -> dict[str, float]:
+    """Writes one conversation, waiting for the worker every ~100 records (see locomo_ingest)."""
+    waits: list[float] = []
+
+    def settle() -> None:
+        waits.append(wait_indexed([http], timeout_s))
+
+    started = time.perf_counter()
+    _, events = ingest_turns(http, conv, settle)
+    records, links = ingest_notes(http, conv, events, settle)
+    settle()
+    seconds = time.perf_counter() - started
+    print(
+        f"\r  {conv.sample_id}: {len(events)} events, {records} memory records, {links} links "
+        f"in {seconds:.1f} s ({sum(waits):.1f} s waiting for the embedding worker)",
+        file=sys.stderr,
+    )
+    return {
+        "events": len(events),
+        "memory_records": records,
+        "links": links,
+        "seconds": round(seconds, 1),
+        "embedding_wait_s": round(sum(waits), 1),
+    }
+
+
+def evaluate(
+    clients: dict[str, httpx.Client], convs: list[Conversation], ks: list[int]
+) -> tuple[dict[str, dict[str, list[Scored]]], dict[str, dict[str, list[float]]]]:
+    """Per configuration and mode: the scored questions; per mode: latencies (round trip and
+    server time, ms)."""
+    scored: dict[str, dict[str, list[Scored]]] = {c: {m: [] for m in MODES} for c in CONFIGS}
+    latency: dict[str, dict[str, list[float]]] = {
+        m: {"round_trip": [], "server": [], "embed": []} for m in MODES
+    }
+    questions = [(conv, q) for conv in convs for q in conv.questions if q.evidence]
+    for n, (conv, question) in enumerate(questions, start=1):
+        for config, types in CONFIGS.items():
+            for mode in MODES:  # interleaved: load from other processes falls on all alike
+                request = {"text": question.text, "mode": mode, "k": max(ks), "recordTypes": types}
+                started = time.perf_counter()
+                found = gql(clients[conv.sample_id], SEARCH, {"input": request})["search"]
+                latency[mode]["round_trip"].append((time.perf_counter() - started) * 1000)
+                latency[mode]["server"].append(found["searchMs"])
+                latency[mode]["embed"].append(found["embedMs"])
+                ranked = [retrieved(hit) for hit in found["hits"]]
+                recall = {k: recall_at(question.evidence, ranked, k) for k in ks}
+                scored[config][mode].append(Scored(question.category, recall))
+        if n % 20 == 0 or n == len(questions):
+            print(f"\r  questions: {n}/{len(questions)}", end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+    return scored, latency
+
+
+def percentiles(samples: list[float]) -> dict[str, float]:
+    ordered = sorted(samples)
+    p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
+    return {"p50_ms": round(statistics.median(ordered), 2), "p99_ms": round(p99, 2)}
+
+
+def table(figures: dict[str, dict[str, dict[str, dict[str, float | int]]]], ks: list[int]) -> None:
+    for config, modes in figures.items():
+        print(f"\nLoCoMo recall@k, {config} (overall = categories 1-4; cat5 apart)")
+        groups = list(next(iter(modes.values())))
+        print(f"{'mode':<9}{'group':<9}{'n':>5}" + "".join(f"{f'r@{k}':>8}" for k in ks))
+        for mode, by_group in modes.items():
+            for group in groups:
+                row = by_group[group]
+                cells = "".join(f"{row[f'r@{k}']:>8.3f}" for k in ks)
+                print(f"{mode.lower():<9}{group:<9}{row['questions']:>5}{cells}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    parser.add_argument("--k", type=int, nargs="+", default=[5, 10, 25])
+    parser.add_argument(
+        "--embed-timeout", type=float, default=600, help="seconds per wait for the worker"
+    )
+    args = parser.parse_args()
+    ks = sorted(set(args.k))
+    began = time.perf_counter()
+    convs = load(args.data)
+    settings = load_settings()
+    run = uuid.uuid4().hex[:8]
+    keys = {
+        conv.sample_id: asyncio.run(
+            create_key(
+                settings,
+                client=f"bench-locomo-{run}-{conv.sample_id}",
+                role=Role.AGENT,
+                agent_name="bench",
+            )
+        ).secret
+        for conv in convs
+    }
+    port = free_port()
+    server = serve_api(port)
+    clients = {
+        sample: httpx.Client(
+            base_url=f"http://127.0.0.1:{port}",
+            headers={"Authorization": f"Bearer {key}"},
+            timeout=120,
+        )
+        for sample, key in keys.items()
+    }
+    try:
+        print(f"ingesting {len(convs)} conversations from {args.data}", file=sys.stderr)
+        started = time.perf_counter()
+        sizes = {
+            conv.sample_id: ingest(clients[conv.sample_id], conv, args.embed_timeout)
+            for conv in convs
+        }
+        ingest_s = time.perf_counter() - started
+        scored, latency = evaluate(clients, convs, ks)
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    figures = {
+        config: {mode.lower(): by_category(rows, ks) for mode, rows in modes.items()}
+        for config, modes in scored.items()
+    }
+    table(figures, ks)
+    auth = (settings.neo4j_user, settings.neo4j_password.get_secret_value())
+    with GraphDatabase.driver(settings.neo4j_uri, auth=auth) as driver:
+        neo4j_server = driver.get_server_info().agent
+    document: dict[str, Any] = {
+        "benchmark": "locomo",
+        "at": datetime.now(UTC).isoformat(timespec="seconds"),
+        "data": str(args.data),
+        "machine": machine(),
+        "versions": versions(neo4j_server) | {"embedding_model": settings.embedding_model},
+        "sizes": {
+            "conversations": sizes,
+            "questions_scored": len(next(iter(scored.values()))["HYBRID"]),
+            "ingest_with_indexing_s": round(ingest_s, 1),
+            "total_s": round(time.perf_counter() - began, 1),
+        },
+        "configurations": {c: [t.lower() for t in types] for c, types in CONFIGS.items()},
+        "recall": figures,
+        "search_latency": {
+            mode.lower(): {what: percentiles(values) for what, values in kinds.items()}
+            for mode, kinds in latency.items()
+        },
+        "peers": PEERS,
+    }
+    RESULTS.mkdir(exist_ok=True)
+    path = RESULTS / "locomo.json"
+    path.write_text(json.dumps(document, indent=2) + "\n")
+    print(f"\nsearch latency (ms): {json.dumps(document['search_latency'])}")
+    print(f"total {document['sizes']['total_s']} s; wrote {path}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,62 @@
+"""What a conversation turn is indexed with, the query's content words and the neighbour boost."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from app.retrieval.fusion import neighbour_boost
+from app.retrieval.search_queries import content_words
+from app.retrieval.searchable import SEARCHABLE, conversation_text, texts_for, utterance
+
+
+def test_a_turn_reads_as_speaker_text_and_media_caption() -> None:
+    metadata = json.dumps({"speaker": "Mel", "media_caption": "a photo of a lake"})
+    assert utterance({"text": "Look at this!", "metadata": metadata}) == (
+        "Mel: Look at this! [media: a photo of a lake]"
+    )
+    assert utterance({"text": " hi ", "metadata": {"speaker": " Jo "}}) == "Jo: hi"
+    assert utterance({"text": "plain", "metadata": "not json"}) == "plain"
+    assert utterance({"text": None, "metadata": None}) == ""
+
+
+def test_keyword_text_has_the_previous_turn_and_the_own_words_twice() -> None:
+    question = {"text": "How was the marathon?", "metadata": {"speaker": "Ann"}}
+    reply = {"text": "Under four hours!", "metadata": {"speaker": "Bo"}}
+    texts = conversation_text(reply, question)
+    assert texts.vector == "Bo: Under four hours!"
+    assert texts.keyword.split("\n") == [
+        "Ann: How was the marathon?",
+        "Bo: Under four hours!",
+        "Bo: Under four hours!",
+    ]
+    assert conversation_text(reply, None).keyword == "Bo: Under four hours!\nBo: Under four hours!"
+    assert conversation_text({"text": ""}, question).keyword == ""
+
+
+def test_other_records_index_one_text_for_both_signals() -> None:
+    lesson = texts_for(SEARCHABLE["Lesson"], {"statement": "Check the fuse first"}, None)
+    assert lesson.keyword == lesson.vector == "Check the fuse first"
+    event = texts_for(SEARCHABLE["ConversationEvent"], {"text": "hi", "metadata": None}, None)
+    assert event.vector == "hi" and event.keyword == "hi\nhi"
+
+
+def test_content_words_drop_function_words_unless_nothing_is_left() -> None:
+    assert content_words("When did Caroline go to the LGBTQ support group?") == (
+        "Caroline go LGBTQ support group"
+    )
+    assert content_words("What is it?") == "What is it"
+    assert content_words("not cheap") == "not cheap"
+    assert content_words("") == ""
+
+
+def test_neighbour_boost_adds_a_share_of_the_best_neighbour() -> None:
+    scores = {"q": 1.0, "answer": 0.2, "far": 0.3}
+    boosted = neighbour_boost(scores, {"answer": ["q", "missing"], "q": ["answer"]}, weight=0.5)
+    assert boosted["answer"] == pytest.approx(0.7)
+    assert boosted["q"] == pytest.approx(1.1)
+    assert boosted["far"] == pytest.approx(0.3)
+    # Below weight 1 the better match keeps its place above its neighbour.
+    assert boosted["q"] > boosted["answer"] > boosted["far"]
+    assert neighbour_boost({}, {}, weight=0.5) == {}
