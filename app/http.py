@@ -24,10 +24,13 @@ from app.api.errors import shaped
 from app.api.schema import build_schema
 from app.artifacts.store import ArtifactStore, make_client
 from app.auth import RequireApiKey
+from app.domain.principal import Principal
 from app.graph.executor import GraphExecutor, start_counting
 from app.graph.migrations import migrate
 from app.middleware import BodyLimit, RequestLog
+from app.model.enums import Role
 from app.retrieval.embedder import Embedder
+from app.retrieval.indexing import TextLoader
 from app.retrieval.worker import EmbeddingWorker
 from app.services.graphiql_assets import LOCAL_PREFIX, local_assets, localised
 from app.services.memory_background import start_memory_background
@@ -81,11 +84,25 @@ async def open_services(settings: Settings, *, apply_migrations: bool = True) ->
         threads=settings.embedding_threads,
     )
     indexer = EmbeddingWorker(
-        graph, embedder, batch=settings.embedding_batch_size, poll_s=settings.embedding_poll_s
+        graph,
+        embedder,
+        batch=settings.embedding_batch_size,
+        poll_s=settings.embedding_poll_s,
+        load_text=stored_text_loader(artifacts),
     )
     return Services(
         settings=settings, graph=graph, artifacts=artifacts, embedder=embedder, indexer=indexer
     )
+
+
+def stored_text_loader(artifacts: ArtifactStore) -> TextLoader:
+    """How the embedding worker reads long text kept in object storage, as its owner."""
+
+    async def load(client_id: str, uri: str) -> str:
+        owner = Principal(client_id=client_id, role=Role.ADMIN, key_id="embedding-worker")
+        return (await artifacts.get(owner, uri)).decode("utf-8", errors="replace")
+
+    return load
 
 
 async def healthz(request: Request) -> Response:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import hashlib
+import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -12,6 +14,8 @@ from app.graph.identifiers import cypher_label
 from app.retrieval.embedder import Embedder
 from app.retrieval.pending import PENDING
 from app.retrieval.searchable import DERIVED_FILTERS, SearchableSpec, texts_for
+
+log = logging.getLogger(__name__)
 
 SEARCH_TEXT_MAX = 32_000
 # What the embedding worker writes on a record (besides the Searchable label); never part of
@@ -42,7 +46,8 @@ PREVIOUS_EVENT = (
 
 
 def scan_query(spec: SearchableSpec, *, newest_first: bool) -> str:
-    fields = ", ".join(f".{name}" for name in spec.text_fields)
+    names = (*spec.text_fields, *([spec.stored_text] if spec.stored_text else []))
+    fields = ", ".join(f".{name}" for name in names)
     derived = ", ".join(f"{name}: {spec.derived.get(name, 'null')}" for name in DERIVED_FILTERS)
     order = "DESC" if newest_first else "ASC"
     previous = PREVIOUS_EVENT if spec.conversational else "null"
@@ -83,6 +88,10 @@ def text_hash(model: str, text: str) -> str:
     return hashlib.sha256(f"{model}\n{text}".encode()).hexdigest()
 
 
+# Reads stored text: (client_id, uri) -> text.
+TextLoader = Callable[[str, str], Awaitable[str]]
+
+
 @dataclass
 class PassResult:
     seen: int
@@ -99,13 +108,15 @@ async def index_pass(
     since: datetime,
     batch: int,
     newest_first: bool,
+    load_text: TextLoader | None = None,
 ) -> PassResult:
     rows = await graph.read(
         scan_query(spec, newest_first=newest_first), {"since": since, "batch": batch}
     )
     if not rows:
         return PassResult(0, 0, None, None)
-    prepared = [_prepare(embedder.model_name, spec, dict(row)) for row in rows]
+    found = [await _with_stored_text(spec, dict(row), load_text) for row in rows]
+    prepared = [_prepare(embedder.model_name, spec, row) for row in found]
     to_embed = [row for row in prepared if not row["empty"] and not row["unchanged"]]
     if to_embed:
         texts = [row["embed_text"] for row in to_embed]
@@ -117,6 +128,20 @@ async def index_pass(
     await graph.write(write_query(spec), params)
     stamps = [row["updated_at"] for row in rows]
     return PassResult(len(rows), len(to_embed), min(stamps).to_native(), max(stamps).to_native())
+
+
+async def _with_stored_text(
+    spec: SearchableSpec, row: dict[str, Any], load_text: TextLoader | None
+) -> dict[str, Any]:
+    props = dict(row["props"])
+    uri = props.get(spec.stored_text) if spec.stored_text else None
+    if load_text is None or not uri or props.get("text"):
+        return row
+    try:
+        props["text"] = (await load_text(row["client_id"], str(uri)))[:SEARCH_TEXT_MAX]
+    except Exception:  # an unreadable object leaves the record findable by its other text
+        log.warning("could not read %s for indexing", uri, exc_info=True)
+    return row | {"props": props}
 
 
 def _prepare(model: str, spec: SearchableSpec, row: dict[str, Any]) -> dict[str, Any]:

@@ -26,6 +26,9 @@ class SearchableSpec:
     derived: dict[str, str] = field(default_factory=dict)
     # Conversation events are indexed as read in their conversation: see conversation_text.
     conversational: bool = False
+    # A property holding the object-storage URI of text too long to keep inline: the worker
+    # reads it from there when the inline text is empty.
+    stored_text: str | None = None
 
 
 _SPECS = (
@@ -37,7 +40,13 @@ _SPECS = (
         {"plan_id": "head([(n)-[:FROM_BLUEPRINT]->(b:PlanNode) | b.plan_id])"},
     ),
     SearchableSpec("ConversationThread", ("summary_short",), {"thread_id": "n.id"}),
-    SearchableSpec("ConversationEvent", ("text", "metadata"), {"thread_id": "n.thread_id"}, True),
+    SearchableSpec(
+        "ConversationEvent",
+        ("text", "metadata"),
+        {"thread_id": "n.thread_id"},
+        conversational=True,
+        stored_text="text_uri",
+    ),
     SearchableSpec("AgentEpisode", ("task_class", "output_summary"), {"agent": "n.agent_name"}),
     SearchableSpec("Lesson", ("statement",), {"scope": "n.scope"}),
     SearchableSpec("MemoryRecord", ("key", "text", "tags"), {"agent": "n.agent"}),

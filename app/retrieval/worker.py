@@ -15,7 +15,7 @@ from typing import Any
 
 from app.graph.executor import GraphExecutor
 from app.retrieval.embedder import Embedder
-from app.retrieval.indexing import index_pass
+from app.retrieval.indexing import TextLoader, index_pass
 from app.retrieval.searchable import SEARCHABLE
 
 log = logging.getLogger(__name__)
@@ -75,9 +75,15 @@ class WorkerStatus:
 
 class EmbeddingWorker:
     def __init__(
-        self, graph: GraphExecutor, embedder: Embedder, *, batch: int, poll_s: float
+        self,
+        graph: GraphExecutor,
+        embedder: Embedder,
+        *,
+        batch: int,
+        poll_s: float,
+        load_text: TextLoader | None = None,
     ) -> None:
-        self.graph, self.embedder = graph, embedder
+        self.graph, self.embedder, self.load_text = graph, embedder, load_text
         self.batch, self.poll_s = batch, poll_s
         self.backlog_batch = max(1, min(batch, 32))
         self._fresh_since: dict[str, datetime] = {}
@@ -100,6 +106,7 @@ class EmbeddingWorker:
             backlog = await index_pass(
                 self.graph,
                 self.embedder,
+                load_text=self.load_text,
                 spec=spec,
                 batch=self.backlog_batch,
                 newest_first=False,
@@ -131,6 +138,7 @@ class EmbeddingWorker:
             fresh = await index_pass(
                 self.graph,
                 self.embedder,
+                load_text=self.load_text,
                 spec=spec,
                 batch=self.batch,
                 newest_first=True,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from typing import Any
 
 from tests.integration.conftest import Caller
 from tests.integration.search_helpers import search, wait_indexed
@@ -70,3 +71,18 @@ def test_bad_input_is_a_typed_error(alice: Caller) -> None:
         {"i": {"text": "x", "k": 500}},
     )
     assert body["errors"][0]["extensions"]["code"] == "VALIDATION"
+
+
+def test_long_text_kept_in_object_storage_is_indexed(alice: Caller, neo4j_session: Any) -> None:
+    thread = create_thread(alice)["thread"]
+    text = "The committee reviewed routine paperwork for hours. " * 40
+    text += "Finally they approved the zeppelin hangar renovation."
+    event = append(alice, thread["id"], "long-1", text)["event"]
+    assert event["text"] is None and event["textUri"]
+    wait_indexed(alice)
+    hits = search(alice, "zeppelin hangar", mode="KEYWORD", k=3)
+    assert [hit["recordId"] for hit in hits][:1] == [event["id"]]
+    stored = neo4j_session.run(
+        "MATCH (e:ConversationEvent {id: $id}) RETURN e.search_truncated AS cut", id=event["id"]
+    ).single()
+    assert stored["cut"] is True  # longer than the model's 256 tokens, and recorded as such
