@@ -1,6 +1,7 @@
 // Downstream of a plan or plan node: everything it produced, down to publish runs and evidence.
 // Descendants follow DEPENDS_ON and REFINES backwards (what depends on it) and PRODUCES forwards.
 // Neo4j Browser: :param client_id => '<client uuid>'; :param id => '<plan or plan node id>'
+// `embedding: null`: the search embedding (384 numbers) of searchable records is not lineage.
 CYPHER 25
 MATCH (start {id: $id, client_id: $client_id})
 WHERE start:Plan OR start:PlanNode
@@ -35,9 +36,9 @@ WITH start, nodes, assets, variants, packages,
        MATCH (pk)-[:HAS_RUN]->(run:PublishRun {client_id: $client_id}) RETURN DISTINCT run
      } AS runs
 RETURN
-  start {.*, label: labels(start)[0]} AS start,
-  [n IN nodes | n {.*}] AS nodes,
-  [a IN assets | a {.*}] AS assets,
+  start {.*, label: labels(start)[0], embedding: null} AS start,
+  [n IN nodes | n {.*, embedding: null}] AS nodes,
+  [a IN assets | a {.*, embedding: null}] AS assets,
   [v IN variants | v {.*}] AS variants,
   COLLECT {
     UNWIND assets + variants AS target

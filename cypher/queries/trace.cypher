@@ -2,6 +2,7 @@
 // blueprint), under which constraints (snapshot), from which inputs (prompts, blueprint inputs),
 // approved by whom (approvals), with what evidence (publish runs and their artifacts).
 // Neo4j Browser: :param client_id => '<client uuid>'; :param id => '<variant id>'
+// `embedding: null`: the search embedding (384 numbers) of searchable records is not lineage.
 CYPHER 25
 MATCH (asset:Asset {client_id: $client_id})-[:HAS_VARIANT]->
       (variant:AssetVariant {id: $id, client_id: $client_id})
@@ -21,10 +22,10 @@ WITH variant, asset, blueprint, ancestors, plan, snapshot,
      } AS packages
 RETURN
   variant {.*} AS variant,
-  asset {.*} AS asset,
-  blueprint {.*} AS blueprint,
-  [x IN ancestors | x {.*}] AS ancestors,
-  plan {.*} AS plan,
+  asset {.*, embedding: null} AS asset,
+  blueprint {.*, embedding: null} AS blueprint,
+  [x IN ancestors | x {.*, embedding: null}] AS ancestors,
+  plan {.*, embedding: null} AS plan,
   snapshot {.*} AS snapshot,
   COLLECT {
     UNWIND [asset, variant] AS target

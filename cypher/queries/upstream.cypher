@@ -2,6 +2,7 @@
 // variant -> asset -> blueprint node -> ... -> objective -> plan -> constraints snapshot,
 // with the prompts that generated it and the approvals. One query; values are parameters.
 // Neo4j Browser: :param client_id => '<client uuid>'; :param id => '<asset|variant|package id>'
+// `embedding: null`: the search embedding (384 numbers) of searchable records is not lineage.
 CYPHER 25
 MATCH (start {id: $id, client_id: $client_id})
 WHERE start:AssetVariant OR start:Asset OR start:PublishPackage
@@ -45,12 +46,12 @@ WITH start, variants, assets, blueprints, ancestors,
        THEN COLLECT { MATCH (start)-[:FOR_PLAN]->(p:Plan {client_id: $client_id}) RETURN p }
        ELSE plans END AS plans
 RETURN
-  start {.*, label: labels(start)[0]} AS start,
+  start {.*, label: labels(start)[0], embedding: null} AS start,
   [v IN variants | v {.*}] AS variants,
-  [a IN assets | a {.*}] AS assets,
-  [b IN blueprints | b {.*}] AS blueprints,
-  [x IN ancestors | x {.*}] AS ancestors,
-  [p IN plans | p {.*}] AS plans,
+  [a IN assets | a {.*, embedding: null}] AS assets,
+  [b IN blueprints | b {.*, embedding: null}] AS blueprints,
+  [x IN ancestors | x {.*, embedding: null}] AS ancestors,
+  [p IN plans | p {.*, embedding: null}] AS plans,
   COLLECT {
     UNWIND plans AS p
     MATCH (p)-[:CONSTRAINED_BY]->(s:ConstraintsSnapshot {client_id: $client_id}) RETURN s {.*}
