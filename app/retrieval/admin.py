@@ -9,6 +9,7 @@ import time
 from app.graph.executor import GraphExecutor
 from app.graph.identifiers import cypher_label
 from app.http import open_services
+from app.retrieval.pending import PENDING
 from app.retrieval.searchable import SEARCHABLE
 from app.retrieval.worker import EmbeddingWorker, reset_cursors
 from app.settings import Settings
@@ -21,10 +22,7 @@ _MARK = (
     "WITH n LIMIT $batch SET n.indexed_version = null, n.search_hash = null "
     "RETURN count(n) AS marked"
 )
-_PENDING_ALL = (
-    "MATCH (n:{label}) WHERE n.indexed_version IS NULL OR n.indexed_version <> n.updated_at "
-    "RETURN count(n) AS pending"
-)
+_PENDING_ALL = "MATCH (n:{label}) WHERE " + PENDING + " RETURN count(n) AS pending"
 
 
 async def reembed(settings: Settings, *, everything: bool) -> int:

@@ -48,6 +48,14 @@ class Embedder:
     def max_tokens(self) -> int:
         return int(self._load().max_seq_length)
 
+    async def embed_batch(self, texts: list[str]) -> tuple[list[list[float]], list[bool]]:
+        """Vectors and which texts were cut, computed together in a worker thread."""
+
+        def both() -> tuple[list[list[float]], list[bool]]:
+            return self.embed_sync(texts), self.truncated_sync(texts)
+
+        return await asyncio.to_thread(both)
+
     def truncated_sync(self, texts: list[str]) -> list[bool]:
         """Which texts are longer than the model reads (it keeps the first max_tokens)."""
         model = self._load()

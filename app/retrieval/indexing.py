@@ -18,25 +18,6 @@ from app.retrieval.searchable import DERIVED_FILTERS, SearchableSpec, texts_for
 log = logging.getLogger(__name__)
 
 SEARCH_TEXT_MAX = 32_000
-# What the embedding worker writes on a record (besides the Searchable label); never part of
-# the record's own state.
-INDEX_PROPERTIES = frozenset(
-    {
-        "record_type",
-        "search_client",
-        "search_text",
-        "search_hash",
-        "embedding",
-        "embedding_model",
-        "search_truncated",
-        "embedded_at",
-        "indexed_version",
-        "search_plan_id",
-        "search_thread_id",
-        "search_agent",
-        "search_scope",
-    }
-)
 # The event a conversation event follows in its thread (index on thread_id, sequence).
 PREVIOUS_EVENT = (
     "head(COLLECT { MATCH (p:ConversationEvent {thread_id: n.thread_id}) "
@@ -120,8 +101,7 @@ async def index_pass(
     to_embed = [row for row in prepared if not row["empty"] and not row["unchanged"]]
     if to_embed:
         texts = [row["embed_text"] for row in to_embed]
-        vectors = await embedder.embed(texts)
-        truncated = embedder.truncated_sync(texts)
+        vectors, truncated = await embedder.embed_batch(texts)
         for row, vector, cut in zip(to_embed, vectors, truncated, strict=True):
             row["embedding"], row["truncated"] = vector, cut
     params = {"rows": prepared, "record_type": spec.label, "model": embedder.model_name}

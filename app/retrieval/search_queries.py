@@ -9,21 +9,12 @@ from functools import cache
 from typing import Any
 
 from app.graph.identifiers import Label, cypher_label
+from app.retrieval.searchable import INDEX_PROPERTIES, SHOWN_INDEX_PROPERTIES
 
 VECTOR_INDEX = "searchable_embedding"
 TEXT_INDEX = "searchable_text"
 # Internal properties never returned with a record.
-INTERNAL = (
-    "embedding",
-    "search_text",
-    "search_hash",
-    "search_client",
-    "indexed_version",
-    "search_plan_id",
-    "search_thread_id",
-    "search_agent",
-    "search_scope",
-)
+INTERNAL = tuple(sorted(INDEX_PROPERTIES - SHOWN_INDEX_PROPERTIES))
 _PROJECTION = "n {.*, " + ", ".join(f"{name}: null" for name in INTERNAL) + "}"
 LIVE = "(n.active IS NULL OR n.active) AND (n.expires_at IS NULL OR n.expires_at > datetime())"
 

@@ -55,6 +55,30 @@ _SPECS = (
 SEARCHABLE: dict[str, SearchableSpec] = {spec.label: spec for spec in _SPECS}
 DERIVED_FILTERS = ("plan_id", "thread_id", "agent", "scope")
 
+# What the embedding worker writes on a record (besides the Searchable label); never part of
+# the record's own state.
+INDEX_PROPERTIES = frozenset(
+    {
+        "record_type",
+        "search_client",
+        "search_text",
+        "search_hash",
+        "embedding",
+        "embedding_model",
+        "search_truncated",
+        "embedded_at",
+        "indexed_version",
+        "search_plan_id",
+        "search_thread_id",
+        "search_agent",
+        "search_scope",
+    }
+)
+# Of those, what a found record shows of its indexing (the rest is never returned).
+SHOWN_INDEX_PROPERTIES = frozenset(
+    {"record_type", "embedding_model", "search_truncated", "embedded_at"}
+)
+
 
 def spec_for(label: str) -> SearchableSpec:
     return SEARCHABLE[Label(label).value]

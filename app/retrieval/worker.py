@@ -121,7 +121,9 @@ class EmbeddingWorker:
                 new_cursor = min(backlog.newest, new_cursor)
             await self._save_cursor(label, max(cursor, new_cursor))
             self._count(label, backlog.embedded)
-            more = await self._fresh_passes() or more or full
+            if backlog.seen:  # an idle backlog pass took no time: no need to look again
+                more = await self._fresh_passes() or more
+            more = more or full
         self.status.oldest_pending = oldest
         self.status.cycles += 1
         return more

@@ -10,8 +10,7 @@ from typing import Any
 from app.artifacts.store import ArtifactStore, make_client
 from app.domain.principal import Principal
 from app.model.enums import Role
-from app.retrieval.indexing import INDEX_PROPERTIES
-from app.retrieval.searchable import SEARCHABLE_LABEL
+from app.retrieval.searchable import INDEX_PROPERTIES, SEARCHABLE_LABEL
 from app.services.admin import create_key
 from app.settings import Settings
 from tests.integration.conftest import Caller
