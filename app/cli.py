@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import subprocess
 import sys
 from collections.abc import Callable
@@ -35,7 +36,9 @@ def _parser() -> argparse.ArgumentParser:
     demo.add_argument("--no-artifacts", action="store_true", help="store nothing in S3")
     bench = commands.add_parser("bench", help="run a benchmark from bench/")
     bench.add_argument("name", help="benchmark name, e.g. plan_read")
-    commands.add_parser("test", help="start local services and run the whole test suite")
+    commands.add_parser(
+        "test", help="start local services (the suite's own Neo4j) and run the test suite"
+    )
     reembed = commands.add_parser("reembed", help="re-embed records of another embedding model")
     reembed.add_argument("--all", action="store_true", help="re-embed every searchable record")
     commands.add_parser("embed-worker", help="run the embedding worker as its own process")
@@ -208,8 +211,11 @@ def _bench(settings: Settings, args: argparse.Namespace) -> int:
 
 def _test(settings: Settings, args: argparse.Namespace) -> int:
     from app.services.graphiql_assets import provision_graphiql_assets
-    from app.services.local import start_local_services, stop_local_services
+    from app.services.local import start_local_services, stop_local_services, suite_environment
 
+    # The suite (and pytest, which inherits the environment) use their own local Neo4j.
+    os.environ.update(suite_environment(settings))
+    settings = load_settings()
     started = start_local_services(settings)
     provision_graphiql_assets(settings)
     try:

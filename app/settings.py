@@ -30,6 +30,13 @@ class Settings(BaseSettings):
     neo4j_version: str = "2026.08.1"
     neo4j_heap: str = "768m"
     neo4j_pagecache: str = "512m"
+    # Where the local server lives (default: cache_dir/neo4j-<version>). `test` gives the suite
+    # its own home and ports, so a large development store never slows or breaks the tests.
+    neo4j_home_dir: Path | None = None
+    # A server killed mid-write replays its log and then waits for Lucene index merges before it
+    # opens; on a store with hundreds of thousands of vectors that takes minutes.
+    neo4j_start_timeout_s: float = Field(default=900, gt=0)
+    neo4j_stop_timeout_s: float = Field(default=600, gt=0)
     java25_home: str = "/usr/lib/jvm/temurin-25-jdk-amd64"
 
     s3_endpoint: str = "127.0.0.1:9000"
@@ -132,7 +139,7 @@ class Settings(BaseSettings):
 
     @cached_property
     def neo4j_home(self) -> Path:
-        return self.cache_dir / f"neo4j-{self.neo4j_version}"
+        return self.neo4j_home_dir or self.cache_dir / f"neo4j-{self.neo4j_version}"
 
     @cached_property
     def s3_data_dir(self) -> Path:

@@ -13,6 +13,27 @@ def say(message: str) -> None:
     print(f"[agentmem] {message}", file=sys.stderr, flush=True)
 
 
+# The test suite's own local Neo4j: ports beside the development server's, home beside its home.
+SUITE_NEO4J_BOLT_PORT = 7688
+SUITE_NEO4J_HTTP_PORT = 7475
+
+
+def suite_environment(settings: Settings) -> dict[str, str]:
+    """AGENTMEM_* variables that point the test suite at its own local Neo4j.
+
+    Empty when the caller chose a Neo4j (AGENTMEM_NEO4J_URI or .env) or manages none here:
+    then the suite runs against that one.
+    """
+    if "neo4j_uri" in settings.model_fields_set or not settings.manages_local_neo4j:
+        return {}
+    home = settings.cache_dir / f"neo4j-{settings.neo4j_version}-test"
+    return {
+        "AGENTMEM_NEO4J_URI": f"bolt://127.0.0.1:{SUITE_NEO4J_BOLT_PORT}",
+        "AGENTMEM_NEO4J_HTTP_PORT": str(SUITE_NEO4J_HTTP_PORT),
+        "AGENTMEM_NEO4J_HOME_DIR": str(home),
+    }
+
+
 def start_local_services(settings: Settings) -> list[str]:
     """Provision (first run only) and start the managed servers.
 

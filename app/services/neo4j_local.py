@@ -6,8 +6,11 @@ Layout of settings.neo4j_home: lib/ (jars), conf/neo4j.conf, data/, logs/, run/,
 from __future__ import annotations
 
 import hashlib
+import json
 import os
+import re
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 from neo4j import GraphDatabase
@@ -21,6 +24,7 @@ HOST = "127.0.0.1"
 POM = Path(__file__).with_name("neo4j.pom.xml")
 MAIN_CLASS = "org.neo4j.server.Neo4jCommunity"
 ADMIN_CLASS = "org.neo4j.cli.AdminTool"
+_DATABASE_PREFIX = re.compile(r"\[[a-z0-9_.-]+/[0-9a-f]{8}\]")
 JVM_FLAGS = (
     "--sun-misc-unsafe-memory-access=allow --enable-native-access=ALL-UNNAMED"
     " --add-opens=java.base/java.nio=ALL-UNNAMED --add-opens=java.base/sun.nio.ch=ALL-UNNAMED"
@@ -131,13 +135,48 @@ def _login_ok(settings: Settings) -> bool:
         return False
 
 
-def start_neo4j(settings: Settings, *, timeout_s: float = 120) -> bool:
+def _debug_message(line: str) -> str:
+    """The message of one JSON debug.log line, without its "[database/id]" prefix."""
+    try:
+        entry = json.loads(line)
+    except ValueError:
+        return ""
+    message = entry.get("message") if isinstance(entry, dict) else None
+    if not isinstance(message, str):
+        return ""
+    # Banner entries are many lines of rules and settings; the first words say enough.
+    return " ".join(_DATABASE_PREFIX.sub("", message).split()).strip("-* ")
+
+
+def _debug_log_progress(debug_log: Path) -> Callable[[], str]:
+    """What the server last wrote to debug.log since now: recovery percentages, database
+    start-up steps. Index clean-up lines (one per index) are skipped as noise."""
+    offset = debug_log.stat().st_size if debug_log.is_file() else 0
+
+    def progress() -> str:
+        if not debug_log.is_file():
+            return ""
+        with debug_log.open("rb") as log:
+            log.seek(max(offset, debug_log.stat().st_size - 65_536))
+            lines = log.read().decode("utf-8", "replace").splitlines()
+        for line in reversed(lines):
+            message = _debug_message(line)
+            if message and "cleanup job" not in message:
+                return message[:120]
+        return ""
+
+    return progress
+
+
+def start_neo4j(settings: Settings) -> bool:
     """Start the local server detached (or reuse one already on the Bolt port); wait for a login.
 
     True when this call started the process, False when it reused a running server.
     """
     home = settings.neo4j_home
+    timeout_s = settings.neo4j_start_timeout_s
     logs = [home / "logs" / "neo4j.log", home / "logs" / "console.log"]
+    progress = _debug_log_progress(home / "logs" / "debug.log")
 
     # HTTP (Browser) is the last connector Neo4j opens; Bolt answers before start-up can still fail.
     def ready() -> bool:
@@ -146,7 +185,9 @@ def start_neo4j(settings: Settings, *, timeout_s: float = 120) -> bool:
     if process.port_open(HOST, settings.neo4j_bolt_port):
         process.say(NAME, f"Bolt already answers on {HOST}:{settings.neo4j_bolt_port}; reusing it")
         reuse_ready = lambda: _login_ok(settings)  # noqa: E731 - may be a Neo4j without HTTP
-        process.wait_ready(reuse_ready, name=NAME, timeout_s=timeout_s, pid=None, logs=logs)
+        process.wait_ready(
+            reuse_ready, name=NAME, timeout_s=timeout_s, pid=None, logs=logs, progress=progress
+        )
         return False
     if process.port_open(HOST, settings.neo4j_http_port):
         raise RuntimeError(
@@ -167,11 +208,18 @@ def start_neo4j(settings: Settings, *, timeout_s: float = 120) -> bool:
         pid_file=home / "run" / "neo4j.pid",
         env=_env(home),
     )
-    process.wait_ready(ready, name=NAME, timeout_s=timeout_s, pid=pid, logs=logs)
+    process.wait_ready(
+        ready, name=NAME, timeout_s=timeout_s, pid=pid, logs=logs, progress=progress
+    )
     return True
 
 
 def stop_neo4j(settings: Settings) -> bool:
     """Stop the server started by start_neo4j; True if one was running."""
     home = settings.neo4j_home
-    return process.stop_pid_file(home / "run" / "neo4j.pid", marker=f"--home-dir={home}", name=NAME)
+    return process.stop_pid_file(
+        home / "run" / "neo4j.pid",
+        marker=f"--home-dir={home}",
+        name=NAME,
+        timeout_s=settings.neo4j_stop_timeout_s,
+    )

@@ -135,9 +135,18 @@ def start_detached(
 
 
 def wait_ready(
-    ready: Callable[[], bool], *, name: str, timeout_s: float, pid: int | None, logs: list[Path]
+    ready: Callable[[], bool],
+    *,
+    name: str,
+    timeout_s: float,
+    pid: int | None,
+    logs: list[Path],
+    progress: Callable[[], str] | None = None,
 ) -> None:
-    """Poll ready() until true; raise RuntimeError (with the log tail) on timeout or early exit."""
+    """Poll ready() until true; raise RuntimeError (with the log tail) on timeout or early exit.
+
+    progress() (when given) describes what the server is doing, for the periodic waiting line.
+    """
     started = time.monotonic()
     next_note = started + 5
     while True:
@@ -150,7 +159,8 @@ def wait_ready(
         if now - started > timeout_s:
             raise RuntimeError(f"{name} not ready after {timeout_s:.0f}s.{_tails(logs)}")
         if now >= next_note:
-            say(name, f"waiting ... {now - started:.0f}s")
+            doing = progress() if progress else ""
+            say(name, f"waiting ... {now - started:.0f}s" + (f" ({doing})" if doing else ""))
             next_note = now + 5
         time.sleep(POLL_S)
 
@@ -176,8 +186,12 @@ def stop_pid_file(pid_file: Path, *, marker: str, name: str, timeout_s: float = 
     for sig, wait_s in ((signal.SIGTERM, timeout_s), (signal.SIGKILL, 10.0)):
         _signal(pid, sig)
         deadline = time.monotonic() + wait_s
+        next_note = time.monotonic() + 10
         while _alive(pid) and time.monotonic() < deadline:
             time.sleep(POLL_S)
+            if time.monotonic() >= next_note:
+                say(name, f"still shutting down ... {time.monotonic() - started:.0f}s")
+                next_note += 10
         if not _alive(pid):
             break
         say(name, f"pid {pid} ignored {sig.name}")
