@@ -6,6 +6,11 @@ Run: bash app/services/env.sh bench lineage [--small 100] [--large 1000] [--runs
 (local servers up; the demo clients are generated on first use and reused afterwards).
 The cases take turns call by call (bench._common.timed_rounds), so that load from elsewhere on a
 shared machine hits GraphQL and its Cypher baseline alike.
+
+GraphQL goes through a thin keep-alive HTTP client (bench._common.GraphQLClient); the nested
+read is also sent through httpx, to show what a heavier client adds. Two floors show the fixed
+cost of any request: GET /healthz (HTTP and middleware) and `{ __typename }` (plus the API key
+check and GraphQL execution, no Cypher).
 """
 
 from __future__ import annotations
@@ -28,7 +33,14 @@ from app.model.enums import Role  # noqa: E402
 from app.services.admin import connected, create_key  # noqa: E402
 from app.services.demo import generate_demo  # noqa: E402
 from app.settings import Settings, load_settings  # noqa: E402
-from bench._common import free_port, report, serve_api, summary, timed_rounds  # noqa: E402
+from bench._common import (  # noqa: E402
+    GraphQLClient,
+    free_port,
+    report,
+    serve_api,
+    summary,
+    timed_rounds,
+)
 
 UPSTREAM = "query($id: ID!) { upstream(id: $id) { startId assets { id } ancestors { id title } plans { id } snapshots { id } prompts { id } approvals { id status } } }"  # noqa: E501
 TRACE = "query($id: ID!) { trace(variantId: $id) { variant { id } asset { id } blueprint { id } ancestors { id } plan { id } snapshot { id } prompts { id } approvals { id } runs { run { id } evidence { uri } } } }"  # noqa: E501
@@ -88,15 +100,23 @@ def naive_nested(driver: Driver, database: str, client_id: str, plan_id: str) ->
 
 
 def measure(
-    settings: Settings, driver: Driver, http: httpx.Client, client_id: str, runs: int
+    settings: Settings,
+    driver: Driver,
+    clients: tuple[GraphQLClient, httpx.Client],
+    client_id: str,
+    runs: int,
 ) -> dict[str, dict[str, float]]:
     sample = driver.execute_query(SAMPLE, {"client_id": client_id}).records[0]
     variant, plan = sample["variant"], sample["plan"]
     db = settings.neo4j_database
+    thin, heavy = clients
 
     def gql(query: str, record_id: str) -> Any:
+        return lambda: thin.post(query, {"id": record_id})
+
+    def gql_httpx(query: str, record_id: str) -> Any:
         def call() -> None:
-            body = http.post("/graphql", json={"query": query, "variables": {"id": record_id}})
+            body = heavy.post("/graphql", json={"query": query, "variables": {"id": record_id}})
             assert "errors" not in body.json(), body.text
 
         return call
@@ -113,6 +133,9 @@ def measure(
         "nested GraphQL": gql(NESTED, plan),
         "nested Cypher": cypher(NESTED_CYPHER, plan),
         "nested naive per-field": lambda: naive_nested(driver, db, client_id, plan),
+        "nested GraphQL (httpx client)": gql_httpx(NESTED, plan),
+        "floor: GET /healthz": lambda: thin.get("/healthz"),
+        "floor: GraphQL { __typename }": lambda: thin.post("{ __typename }"),
     }
     samples = timed_rounds(cases, runs=runs, warmup=20, label="cases in turn")
     return {name: summary(values) for name, values in samples.items()}
@@ -142,13 +165,17 @@ def main() -> None:
                 key = asyncio.run(
                     create_key(settings, client=name, role=Role.ANALYST, agent_name=None)
                 )
-                http = httpx.Client(
+                heavy = httpx.Client(
                     base_url=f"http://127.0.0.1:{args.port}",
                     headers={"Authorization": f"Bearer {key.secret}"},
                     timeout=60,
                 )
+                thin = GraphQLClient(args.port, key.secret)
                 sizes[tag] = {"plans": plans, "client_nodes": nodes}
-                for case, stats in measure(settings, driver, http, client_id, args.runs).items():
+                measured = measure(settings, driver, (thin, heavy), client_id, args.runs)
+                thin.close()
+                heavy.close()
+                for case, stats in measured.items():
                     rows[f"{tag}: {case}"] = stats
                 for what in ("upstream", "trace", "nested"):
                     ratios[f"{tag} {what} GraphQL/Cypher p50"] = round(
@@ -156,6 +183,11 @@ def main() -> None:
                         / rows[f"{tag}: {what} Cypher"]["median_ms"],
                         2,
                     )
+                ratios[f"{tag} nested GraphQL (httpx client)/Cypher p50"] = round(
+                    rows[f"{tag}: nested GraphQL (httpx client)"]["median_ms"]
+                    / rows[f"{tag}: nested Cypher"]["median_ms"],
+                    2,
+                )
                 ratios[f"{tag} nested naive/GraphQL p50"] = round(
                     rows[f"{tag}: nested naive per-field"]["median_ms"]
                     / rows[f"{tag}: nested GraphQL"]["median_ms"],

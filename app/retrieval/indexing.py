@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from neo4j.exceptions import DatabaseError, DriverError, TransientError
+
 from app.graph.executor import GraphExecutor
 from app.graph.identifiers import cypher_label
 from app.retrieval.embedder import Embedder
@@ -56,7 +58,18 @@ def write_query(spec: SearchableSpec) -> str:
         "  n.embedded_at = datetime()) "
         "FOREACH (_ IN CASE WHEN row.empty THEN [1] ELSE [] END | "
         "  REMOVE n:Searchable, n.embedding, n.search_text, n.search_hash) "
-        "SET n.indexed_version = n.updated_at"
+        "SET n.indexed_version = n.updated_at REMOVE n.index_error"
+    )
+
+
+def failed_query(spec: SearchableSpec) -> str:
+    """Records that cannot be indexed wait, marked, for their next update instead of blocking
+    every later batch of their label."""
+    return (
+        "UNWIND $rows AS row "
+        f"MATCH (n:{cypher_label(spec.label)} {{id: row.id}}) "
+        "WHERE toString(n.updated_at) = row.stamp AND n.client_id = row.client_id "
+        "SET n.indexed_version = n.updated_at, n.index_error = row.error"
     )
 
 
@@ -73,12 +86,18 @@ def text_hash(model: str, text: str) -> str:
 TextLoader = Callable[[str, str], Awaitable[str]]
 
 
+# The database is unreachable or busy: the whole pass is retried on a later cycle, and no
+# record is blamed for it.
+UNAVAILABLE = (DriverError, TransientError, DatabaseError, OSError)
+
+
 @dataclass
 class PassResult:
     seen: int
     embedded: int
     oldest: datetime | None
     newest: datetime | None
+    failed: int = 0
 
 
 async def index_pass(
@@ -98,16 +117,47 @@ async def index_pass(
         return PassResult(0, 0, None, None)
     found = [await _with_stored_text(spec, dict(row), load_text) for row in rows]
     prepared = [_prepare(embedder.model_name, spec, row) for row in found]
-    to_embed = [row for row in prepared if not row["empty"] and not row["unchanged"]]
+    embedded, failed = await _index_or_isolate(graph, embedder, spec, prepared)
+    stamps = [row["updated_at"] for row in rows]
+    oldest, newest = min(stamps).to_native(), max(stamps).to_native()
+    return PassResult(len(rows), embedded, oldest, newest, failed)
+
+
+async def _index_or_isolate(
+    graph: GraphExecutor, embedder: Embedder, spec: SearchableSpec, rows: list[dict[str, Any]]
+) -> tuple[int, int]:
+    """(embedded, failed): the rows in one write; if that fails (the database reachable), each
+    row on its own, and a row that fails alone is marked with its error (`index_error`)."""
+    try:
+        return await _index(graph, embedder, spec, rows), 0
+    except UNAVAILABLE:
+        raise
+    except Exception as error:  # noqa: BLE001 - one bad record must not stop its whole label
+        if len(rows) == 1:
+            log.warning("cannot index %s %s: %s", spec.label, rows[0]["id"], error)
+            failure = {**rows[0], "error": f"{type(error).__name__}: {error}"[:500]}
+            await graph.write(failed_query(spec), {"rows": [failure]})
+            return 0, 1
+    embedded = failed = 0
+    for row in rows:
+        done, bad = await _index_or_isolate(graph, embedder, spec, [row])
+        embedded, failed = embedded + done, failed + bad
+    return embedded, failed
+
+
+async def _index(
+    graph: GraphExecutor, embedder: Embedder, spec: SearchableSpec, rows: list[dict[str, Any]]
+) -> int:
+    """Embeds the rows whose text changed and writes every row back; the number embedded."""
+    to_embed = [row for row in rows if not row["empty"] and not row["unchanged"]]
     if to_embed:
         texts = [row["embed_text"] for row in to_embed]
         vectors, truncated = await embedder.embed_batch(texts)
         for row, vector, cut in zip(to_embed, vectors, truncated, strict=True):
             row["embedding"], row["truncated"] = vector, cut
-    params = {"rows": prepared, "record_type": spec.label, "model": embedder.model_name}
+    params = {"rows": rows, "record_type": spec.label, "model": embedder.model_name}
     await graph.write(write_query(spec), params)
-    stamps = [row["updated_at"] for row in rows]
-    return PassResult(len(rows), len(to_embed), min(stamps).to_native(), max(stamps).to_native())
+    return len(to_embed)
 
 
 async def _with_stored_text(

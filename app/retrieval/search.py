@@ -31,6 +31,8 @@ MAX_TEXT = 2_000
 HYBRID_RRF_K = 10
 # Hybrid: a conversation turn gains this share of the best fused score of the turns next to it.
 NEIGHBOUR_WEIGHT = 0.5
+# The deepest keyword pool asked for when the conditions after the index left fewer than k.
+KEYWORD_POOL_MAX = 5_000
 
 
 class SearchMode(StrEnum):
@@ -98,7 +100,8 @@ async def search(
     timings = timings or SearchTimings()
     where, params = q.filter_clause(request.filters)
     pool = _pool_size(request)
-    params |= {"client_id": principal.client_id, "pool": pool}
+    keep = request.k if _plain_vector(request) else pool
+    params |= {"client_id": principal.client_id, "pool": pool, "keep": keep}
     params["record_types"] = list(request.record_types)
     records: dict[str, dict[str, Any]] = {}
     rankings: dict[str, list[str]] = {}
@@ -117,9 +120,7 @@ async def search(
             client_key=client_key(principal.client_id),
             record_types=request.record_types,
         )
-        rows = (
-            await graph.read(q.keyword_query(where), params | {"lucene": lucene}) if lucene else []
-        )
+        rows = await _keyword_rows(graph, request, where, params | {"lucene": lucene})
         _collect("keyword", rows, records, rankings, scores)
     hits = await _rank(graph, request, params, records, rankings, scores)
     timings.search_ms = (time.perf_counter() - started) * 1000
@@ -128,10 +129,16 @@ async def search(
 
 def _pool_size(request: SearchRequest) -> int:
     """Candidates per signal: fusion, MMR and the anchor need a deep pool; plain vector search
-    takes k straight from the index (recall@10 0.998 against exact at 100k, bench/search_scale)."""
-    plain_vector = request.mode is SearchMode.VECTOR and not request.mmr and not request.anchor_id
-    pool = request.k if plain_vector else max(request.k * 3, 50)
+    asks the index for 2k. At 1M records, for a client of 100k, the filtered HNSW search finds
+    93.6% of the exact top 10 when asked for 10, 95.4% for 20, at +2 ms (bench/search_scale)."""
+    plain = _plain_vector(request)
+    pool = max(request.k * 2, request.k + 10) if plain else max(request.k * 3, 50)
     return pool * (4 if q.has_filters(request.filters) else 1)
+
+
+def _plain_vector(request: SearchRequest) -> bool:
+    """Vector search whose ranking is the index's own: nothing fused, diversified or boosted."""
+    return request.mode is SearchMode.VECTOR and not request.mmr and not request.anchor_id
 
 
 async def _vector_rows(
@@ -143,6 +150,20 @@ async def _vector_rows(
     # candidates: inactive or expired memory records stay in the index. Exact is cheap here.
     if len(rows) < request.k:
         rows = await graph.read(q.exact_vector_query(where, typed=typed), params)
+    return rows
+
+
+async def _keyword_rows(
+    graph: GraphExecutor, request: SearchRequest, where: str, params: dict[str, Any]
+) -> list[Any]:
+    if not params["lucene"]:
+        return []
+    rows = await graph.read(q.keyword_query(where), params)
+    # As for vectors, the conditions after the index can thin the candidates; Lucene has no
+    # exact mode, so it is asked once more for a much deeper pool.
+    deeper = min(params["pool"] * 20, KEYWORD_POOL_MAX)
+    if len(rows) < request.k and deeper > params["pool"]:
+        rows = await graph.read(q.keyword_query(where), params | {"pool": deeper})
     return rows
 
 

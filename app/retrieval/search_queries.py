@@ -69,7 +69,9 @@ def has_filters(filters: SearchFilters) -> bool:
 
 
 def vector_query(where: str, *, typed: bool) -> str:
-    """In-index client (and record type) filter; the other filters after, on the candidates."""
+    """In-index client (and record type) filter; the other filters after, on the candidates.
+    $pool candidates are asked of the index and the best $keep returned (records are costly to
+    hydrate: their datetimes)."""
     type_filter = " AND n.record_type = record_type" if typed else ""
     search = (
         f"MATCH (n:Searchable) SEARCH n IN (VECTOR INDEX {VECTOR_INDEX} FOR $vector "
@@ -79,9 +81,12 @@ def vector_query(where: str, *, typed: bool) -> str:
         return (
             "CYPHER 25 UNWIND $record_types AS record_type CALL (record_type) { "
             f"{search} RETURN n, score }} WITH n, score WHERE {where} "
-            f"RETURN {_PROJECTION} AS record, score ORDER BY score DESC LIMIT $pool"
+            f"WITH n, score ORDER BY score DESC LIMIT $keep RETURN {_PROJECTION} AS record, score"
         )
-    return f"CYPHER 25 {search} WITH n, score WHERE {where} RETURN {_PROJECTION} AS record, score"
+    return (
+        f"CYPHER 25 {search} WITH n, score WHERE {where} "
+        f"WITH n, score ORDER BY score DESC LIMIT $keep RETURN {_PROJECTION} AS record, score"
+    )
 
 
 def exact_vector_query(where: str, *, typed: bool) -> str:
@@ -90,7 +95,7 @@ def exact_vector_query(where: str, *, typed: bool) -> str:
     return (
         f"MATCH (n:Searchable) WHERE n.client_id = $client_id{type_filter} AND {where} "
         "WITH n, vector.similarity.cosine(n.embedding, $vector) AS score "
-        f"ORDER BY score DESC LIMIT $pool RETURN {_PROJECTION} AS record, score"
+        f"ORDER BY score DESC LIMIT $keep RETURN {_PROJECTION} AS record, score"
     )
 
 

@@ -68,6 +68,7 @@ INDEX_PROPERTIES = frozenset(
         "search_truncated",
         "embedded_at",
         "indexed_version",
+        "index_error",
         "search_plan_id",
         "search_thread_id",
         "search_agent",

@@ -15,7 +15,7 @@ from typing import Any
 
 from app.graph.executor import GraphExecutor
 from app.retrieval.embedder import Embedder
-from app.retrieval.indexing import TextLoader, index_pass
+from app.retrieval.indexing import PassResult, TextLoader, index_pass
 from app.retrieval.searchable import SEARCHABLE
 
 log = logging.getLogger(__name__)
@@ -38,6 +38,8 @@ RESET_CURSORS = "MATCH (c:EmbeddingCursor) DELETE c"
 class WorkerStatus:
     running: bool = False
     indexed_total: int = 0
+    # Records that could not be indexed (marked with index_error until their next update).
+    failed_total: int = 0
     cycles: int = 0
     oldest_pending: datetime | None = None
     last_error: str | None = None
@@ -58,6 +60,9 @@ class WorkerStatus:
             "# HELP agentmem_embedding_indexed_total Records embedded by this process.",
             "# TYPE agentmem_embedding_indexed_total counter",
             f"agentmem_embedding_indexed_total {self.indexed_total}",
+            "# HELP agentmem_embedding_failed_total Records that could not be indexed.",
+            "# TYPE agentmem_embedding_failed_total counter",
+            f"agentmem_embedding_failed_total {self.failed_total}",
             "# TYPE agentmem_embedding_worker_running gauge",
             f"agentmem_embedding_worker_running {int(self.running)}",
         ]
@@ -67,6 +72,7 @@ class WorkerStatus:
         return {
             "running": self.running,
             "indexed_total": self.indexed_total,
+            "failed_total": self.failed_total,
             "oldest_pending": self.oldest_pending.isoformat() if self.oldest_pending else None,
             "lag_seconds": round(self.lag_seconds(), 3),
             "last_error": self.last_error,
@@ -120,7 +126,7 @@ class EmbeddingWorker:
             if full and backlog.newest is not None:
                 new_cursor = min(backlog.newest, new_cursor)
             await self._save_cursor(label, max(cursor, new_cursor))
-            self._count(label, backlog.embedded)
+            self._count(label, backlog)
             if backlog.seen:  # an idle backlog pass took no time: no need to look again
                 more = await self._fresh_passes() or more
             more = more or full
@@ -146,16 +152,17 @@ class EmbeddingWorker:
                 newest_first=True,
                 since=since,
             )
-            self._count(label, fresh.embedded)
+            self._count(label, fresh)
             if fresh.seen >= self.batch:
                 more = True
             else:
                 self._fresh_since[label] = max(since, started - SAFETY)
         return more
 
-    def _count(self, label: str, embedded: int) -> None:
-        self.status.indexed_total += embedded
-        self.status.per_label[label] = self.status.per_label.get(label, 0) + embedded
+    def _count(self, label: str, result: PassResult) -> None:
+        self.status.indexed_total += result.embedded
+        self.status.failed_total += result.failed
+        self.status.per_label[label] = self.status.per_label.get(label, 0) + result.embedded
 
     async def _save_cursor(self, label: str, since: datetime) -> None:
         if self._cursors.get(label) != since:
