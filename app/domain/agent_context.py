@@ -17,6 +17,7 @@ from app.domain.access_log import audited
 from app.domain.agents import agent_name_for
 from app.domain.errors import ValidationFailed
 from app.domain.field_rules import decoded
+from app.domain.memory_locate import LIVE, RECORD_MAP
 from app.domain.memory_rules import check_segment
 from app.domain.principal import Principal
 from app.graph.executor import GraphExecutor
@@ -28,7 +29,6 @@ from app.retrieval.search import SearchMode, SearchRequest, search
 
 MAX_SECTION = 50
 WORKSPACE_KINDS = (MemoryKind.SEMANTIC.value, MemoryKind.PROCEDURAL.value)
-LIVE = "r.active AND (r.expires_at IS NULL OR r.expires_at > $now)"
 VISIBLE = (
     "(r.agent IS NULL OR r.agent = $agent_name) AND (r.subject IS NULL OR r.subject = $subject)"
 )
@@ -38,13 +38,13 @@ RETURN
     MATCH (r:MemoryRecord {{client_id: $client_id, session_id: $session_id}})
     WHERE {LIVE} AND {VISIBLE}
     WITH r ORDER BY r.created_at DESC, r.id DESC LIMIT $limit
-    RETURN r {{.*}}
+    RETURN {RECORD_MAP}
   }} AS session,
   COLLECT {{
     MATCH (r:MemoryRecord {{client_id: $client_id}})
     WHERE r.kind IN $kinds AND r.session_id IS NULL AND {LIVE} AND {VISIBLE}
     WITH r ORDER BY r.priority DESC, r.updated_at DESC, r.id LIMIT $limit
-    RETURN r {{.*}}
+    RETURN {RECORD_MAP}
   }} AS workspace,
   COLLECT {{
     MATCH (p:AgentPerformance {{client_id: $client_id, agent_name: $agent_name,

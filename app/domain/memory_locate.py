@@ -10,8 +10,13 @@ from app.domain.errors import ValidationFailed
 from app.domain.ids import check_id
 from app.retrieval.search_queries import INTERNAL
 
+
 # A record as returned: every property but the search index's own (the embedding is large).
-RECORD_MAP = "r {.*, " + ", ".join(f"{name}: null" for name in INTERNAL) + "}"
+def record_map(var: str) -> str:
+    return f"{var} {{.*, " + ", ".join(f"{name}: null" for name in INTERNAL) + "}"
+
+
+RECORD_MAP = record_map("r")
 RETURN_RECORD = f"RETURN {RECORD_MAP} AS record"
 # Visible to readers: not forgotten, not expired ($now is the read time).
 LIVE = "r.active AND (r.expires_at IS NULL OR r.expires_at > $now)"

@@ -21,6 +21,7 @@ from app.domain import session_summary as summaries
 from app.domain.access_log import audited
 from app.domain.memory_content import StoredContent, content_bytes
 from app.domain.memory_fields import PreparedMemory, check_memory
+from app.domain.memory_locate import record_map
 from app.domain.memory_rules import DEFAULT_PRIORITY
 from app.domain.memory_sessions import entry_record, locked_session, session_record, session_scope
 from app.domain.memory_write import write_memory
@@ -31,32 +32,32 @@ from app.model.enums import MemoryKind, MemorySessionStatus
 SUMMARY_KEY = "session-summary"
 SUMMARY_TAG = "session-summary"
 EXTRACTIVE_ENTRIES = 500
-ENTRIES_TO_SUMMARIZE = """
-MATCH (s:MemorySession {id: $id, client_id: $client_id})
-CALL (s) {
-  MATCH (s)-[:HAS_ENTRY]->(e:MemoryRecord {active: true})
+ENTRIES_TO_SUMMARIZE = f"""
+MATCH (s:MemorySession {{id: $id, client_id: $client_id}})
+CALL (s) {{
+  MATCH (s)-[:HAS_ENTRY]->(e:MemoryRecord {{active: true}})
   WITH e ORDER BY e.created_at DESC, e.id DESC LIMIT $last
-  RETURN collect(e {.*}) AS newest
-}
-RETURN newest, COLLECT {
-  MATCH (s)-[:HAS_ENTRY]->(e:MemoryRecord {active: true})
+  RETURN collect({record_map("e")}) AS newest
+}}
+RETURN newest, COLLECT {{
+  MATCH (s)-[:HAS_ENTRY]->(e:MemoryRecord {{active: true}})
   WITH e.timeline AS timeline, count(*) AS entries, min(e.created_at) AS first,
        max(e.priority) AS top
-  RETURN {timeline: timeline, entries: entries, top: top} ORDER BY first
-} AS timelines
+  RETURN {{timeline: timeline, entries: entries, top: top}} ORDER BY first
+}} AS timelines
 """
-FLUSH = """
-MATCH (s:MemorySession {id: $id, client_id: $client_id})
-MATCH (m:MemoryRecord {id: $summary_id, client_id: $client_id})
+FLUSH = f"""
+MATCH (s:MemorySession {{id: $id, client_id: $client_id}})
+MATCH (m:MemoryRecord {{id: $summary_id, client_id: $client_id}})
 CREATE (s)-[:SUMMARIZED_AS]->(m)
 SET s += $changes
 WITH s, m
-CALL (s, m) {
-  MATCH (s)-[:HAS_ENTRY]->(e:MemoryRecord {active: true})
+CALL (s, m) {{
+  MATCH (s)-[:HAS_ENTRY]->(e:MemoryRecord {{active: true}})
   CREATE (m)-[:SUMMARIZES]->(e)
   RETURN count(e) AS linked
-}
-RETURN m {.*} AS summary, s {.*} AS session, linked
+}}
+RETURN {record_map("m")} AS summary, s {{.*}} AS session, linked
 """
 
 

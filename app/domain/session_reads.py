@@ -12,6 +12,7 @@ from app.artifacts.store import ArtifactStore
 from app.domain.access_log import audited
 from app.domain.errors import ValidationFailed
 from app.domain.memory_content import hydrate_all
+from app.domain.memory_locate import record_map
 from app.domain.memory_rules import check_segment
 from app.domain.memory_sessions import GET_SESSION, entry_record, session_record, session_scope
 from app.domain.pagination import Page, check_page_size, encode_cursor, keyset_params
@@ -34,7 +35,7 @@ CALL (s) {{
     AND ($after_created_at IS NULL OR e.created_at > $after_created_at
          OR (e.created_at = $after_created_at AND e.id > $after_id))
   WITH e ORDER BY e.created_at, e.id LIMIT $limit
-  RETURN collect(e {{.*}}) AS entries
+  RETURN collect({record_map("e")}) AS entries
 }}
 RETURN s {{.*}} AS session, total, entries
 """
@@ -44,9 +45,9 @@ OPTIONAL MATCH (s)-[:SUMMARIZED_AS]->(m:MemoryRecord)
 CALL (s) {{
   MATCH {LIVE_ENTRY} WHERE $full
   WITH e ORDER BY e.created_at, e.id LIMIT $limit
-  RETURN collect(e {{.*}}) AS entries
+  RETURN collect({record_map("e")}) AS entries
 }}
-RETURN s {{.*}} AS session, m {{.*}} AS summary, entries,
+RETURN s {{.*}} AS session, {record_map("m")} AS summary, entries,
        COUNT {{ MATCH {LIVE_ENTRY} }} AS total
 """
 

@@ -9,7 +9,7 @@ import time
 from app.graph.executor import GraphExecutor
 from app.graph.identifiers import cypher_label
 from app.http import open_services
-from app.retrieval.pending import PENDING
+from app.retrieval.pending import pending_query
 from app.retrieval.searchable import SEARCHABLE
 from app.retrieval.worker import EmbeddingWorker, reset_cursors
 from app.settings import Settings
@@ -22,7 +22,6 @@ _MARK = (
     "WITH n LIMIT $batch SET n.indexed_version = null, n.search_hash = null "
     "RETURN count(n) AS marked"
 )
-_PENDING_ALL = "MATCH (n:{label}) WHERE " + PENDING + " RETURN count(n) AS pending"
 
 
 async def reembed(settings: Settings, *, everything: bool) -> int:
@@ -51,11 +50,8 @@ async def reembed(settings: Settings, *, everything: bool) -> int:
 
 
 async def _pending(graph: GraphExecutor) -> int:
-    count = 0
-    for label in SEARCHABLE:
-        rows = await graph.read(_PENDING_ALL.format(label=cypher_label(label)))
-        count += int(rows[0]["pending"])
-    return count
+    rows = await graph.read(pending_query(all_clients=True))
+    return int(rows[0]["pending"]) if rows else 0
 
 
 async def _drain(worker: EmbeddingWorker, graph: GraphExecutor, total: int) -> int:

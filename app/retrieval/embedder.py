@@ -44,10 +44,6 @@ class Embedder:
     async def embed(self, texts: list[str]) -> list[list[float]]:
         return await asyncio.to_thread(self.embed_sync, texts)
 
-    @property
-    def max_tokens(self) -> int:
-        return int(self._load().max_seq_length)
-
     async def embed_batch(self, texts: list[str]) -> tuple[list[list[float]], list[bool]]:
         """Vectors and which texts were cut, computed together in a worker thread."""
 
@@ -57,7 +53,7 @@ class Embedder:
         return await asyncio.to_thread(both)
 
     def truncated_sync(self, texts: list[str]) -> list[bool]:
-        """Which texts are longer than the model reads (it keeps the first max_tokens)."""
+        """Which texts are longer than the model reads (its first max_seq_length tokens)."""
         model = self._load()
         lengths = [len(ids) for ids in model.tokenizer(texts, add_special_tokens=True)["input_ids"]]
         return [length > model.max_seq_length for length in lengths]

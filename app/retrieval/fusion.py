@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Mapping, Sequence
 
 RRF_K = 60
@@ -38,9 +39,16 @@ def neighbour_boost(
 
 
 def cosine(a: Sequence[float], b: Sequence[float]) -> float:
-    dot = sum(x * y for x, y in zip(a, b, strict=True))
-    norm = math.sqrt(sum(x * x for x in a)) * math.sqrt(sum(y * y for y in b))
-    return dot / norm if norm else 0.0
+    return _cosine(a, b, _norm(a), _norm(b))
+
+
+def _norm(a: Sequence[float]) -> float:
+    return math.sqrt(sum(x * x for x in a))
+
+
+def _cosine(a: Sequence[float], b: Sequence[float], norm_a: float, norm_b: float) -> float:
+    norm = norm_a * norm_b
+    return sum(map(operator.mul, a, b)) / norm if norm else 0.0
 
 
 def maximal_marginal_relevance(
@@ -54,29 +62,28 @@ def maximal_marginal_relevance(
     """Greedy MMR: trade_off * relevance - (1 - trade_off) * max similarity to those chosen.
 
     Relevance is rescaled to [0, 1] first so both terms weigh alike; records without a vector
-    keep their relevance and count as dissimilar to everything.
+    keep their relevance and count as dissimilar to everything. Each record's largest
+    similarity is updated only against the record chosen last (n * k cosines, not n * k^2).
     """
     if not ranked:
         return []
     top, bottom = max(relevance.values()), min(relevance.values())
     spread = (top - bottom) or 1.0
     scaled = {rid: (relevance[rid] - bottom) / spread for rid in ranked}
+    norms = {rid: _norm(vectors[rid]) for rid in ranked if rid in vectors}
+    overlap: dict[str, float] = {}
     chosen: list[str] = []
     remaining = list(ranked)
     while remaining and len(chosen) < k:
-
-        def marginal(rid: str) -> float:
-            overlap = max(
-                (
-                    cosine(vectors[rid], vectors[c])
-                    for c in chosen
-                    if rid in vectors and c in vectors
-                ),
-                default=0.0,
-            )
-            return trade_off * scaled[rid] - (1 - trade_off) * overlap
-
-        best = max(remaining, key=marginal)
+        best = max(
+            remaining,
+            key=lambda rid: trade_off * scaled[rid] - (1 - trade_off) * overlap.get(rid, 0.0),
+        )
         chosen.append(best)
         remaining.remove(best)
+        if best in norms:
+            for rid in remaining:
+                if rid in norms:
+                    similarity = _cosine(vectors[rid], vectors[best], norms[rid], norms[best])
+                    overlap[rid] = max(overlap.get(rid, similarity), similarity)
     return chosen

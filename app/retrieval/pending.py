@@ -13,10 +13,11 @@ PENDING = "(n.indexed_version IS NULL OR n.indexed_version <> n.updated_at)"
 
 
 @cache
-def pending_query() -> str:
+def pending_query(*, all_clients: bool = False) -> str:
+    """Pending records of the client $client_id, or of every client (operator commands)."""
+    scope = "" if all_clients else "n.client_id = $client_id AND "
     parts = [
-        f"MATCH (n:{cypher_label(label)}) WHERE n.client_id = $client_id AND {PENDING} "
-        "RETURN count(n) AS pending"
+        f"MATCH (n:{cypher_label(label)}) WHERE {scope}{PENDING} RETURN count(n) AS pending"
         for label in SEARCHABLE
     ]
     return "CALL () { " + " UNION ALL ".join(parts) + " } RETURN sum(pending) AS pending"

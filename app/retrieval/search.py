@@ -11,7 +11,6 @@ from typing import Any
 from app.domain.errors import ValidationFailed
 from app.domain.principal import Principal
 from app.graph.executor import GraphExecutor
-from app.graph.values import plain
 from app.retrieval import search_queries as q
 from app.retrieval.embedder import Embedder
 from app.retrieval.fusion import (
@@ -131,8 +130,8 @@ def _pool_size(request: SearchRequest) -> int:
     """Candidates per signal: fusion, MMR and the anchor need a deep pool; plain vector search
     asks the index for 2k. At 1M records, for a client of 100k, the filtered HNSW search finds
     93.6% of the exact top 10 when asked for 10, 95.4% for 20, at +2 ms (bench/search_scale)."""
-    plain = _plain_vector(request)
-    pool = max(request.k * 2, request.k + 10) if plain else max(request.k * 3, 50)
+    plain_vector = _plain_vector(request)
+    pool = max(request.k * 2, request.k + 10) if plain_vector else max(request.k * 3, 50)
     return pool * (4 if q.has_filters(request.filters) else 1)
 
 
@@ -145,11 +144,11 @@ async def _vector_rows(
     graph: GraphExecutor, request: SearchRequest, where: str, params: dict[str, Any]
 ) -> list[Any]:
     typed = bool(request.record_types)
-    rows = await graph.read(q.vector_query(where, typed=typed), params)
+    rows = await graph.read_plain(q.vector_query(where, typed=typed), params)
     # The conditions after the index (liveness always, the filters when set) can thin the
     # candidates: inactive or expired memory records stay in the index. Exact is cheap here.
     if len(rows) < request.k:
-        rows = await graph.read(q.exact_vector_query(where, typed=typed), params)
+        rows = await graph.read_plain(q.exact_vector_query(where, typed=typed), params)
     return rows
 
 
@@ -158,12 +157,12 @@ async def _keyword_rows(
 ) -> list[Any]:
     if not params["lucene"]:
         return []
-    rows = await graph.read(q.keyword_query(where), params)
+    rows = await graph.read_plain(q.keyword_query(where), params)
     # As for vectors, the conditions after the index can thin the candidates; Lucene has no
     # exact mode, so it is asked once more for a much deeper pool.
     deeper = min(params["pool"] * 20, KEYWORD_POOL_MAX)
     if len(rows) < request.k and deeper > params["pool"]:
-        rows = await graph.read(q.keyword_query(where), params | {"pool": deeper})
+        rows = await graph.read_plain(q.keyword_query(where), params | {"pool": deeper})
     return rows
 
 
@@ -175,12 +174,12 @@ def _collect(
     scores: dict[str, dict[str, float]],
 ) -> None:
     ranked = rankings.setdefault(signal, [])
-    for row in rows:
-        record = {k: v for k, v in plain(row["record"]).items() if k not in q.INTERNAL}
-        record_id = str(record["id"])
-        if record_id in scores.setdefault(signal, {}):
+    seen = scores.setdefault(signal, {})
+    for row in rows:  # rows of read_plain: already plain values
+        record_id = str(row["record"]["id"])
+        if record_id in seen:
             continue
-        records[record_id] = record
+        records[record_id] = {k: v for k, v in row["record"].items() if k not in q.INTERNAL}
         ranked.append(record_id)
         scores[signal][record_id] = float(row["score"])
 

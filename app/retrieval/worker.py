@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from dataclasses import dataclass, field
+import time
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -25,6 +26,8 @@ EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 # transactions shorter than it from being missed.
 SAFETY = timedelta(seconds=60)
 FRESH_WINDOW = timedelta(minutes=2)
+# How often a cursor that only followed the clock (no records) is written to the database.
+CURSOR_PERSIST_S = 60.0
 READ_CURSORS = "MATCH (c:EmbeddingCursor) RETURN c.label AS label, c.since AS since"
 # Several workers may run (API processes, embed-worker): a cursor only ever moves forward.
 SAVE_CURSOR = (
@@ -40,11 +43,9 @@ class WorkerStatus:
     indexed_total: int = 0
     # Records that could not be indexed (marked with index_error until their next update).
     failed_total: int = 0
-    cycles: int = 0
     oldest_pending: datetime | None = None
     last_error: str | None = None
     started_at: datetime | None = None
-    per_label: dict[str, int] = field(default_factory=dict)
 
     def lag_seconds(self, now: datetime | None = None) -> float:
         if self.oldest_pending is None:
@@ -95,6 +96,7 @@ class EmbeddingWorker:
         self._fresh_since: dict[str, datetime] = {}
         self.status = WorkerStatus()
         self._cursors: dict[str, datetime] = {}
+        self._persisted_at: dict[str, float] = {}
         self._task: asyncio.Task[None] | None = None
 
     async def load_cursors(self) -> None:
@@ -125,13 +127,13 @@ class EmbeddingWorker:
             new_cursor = started - SAFETY
             if full and backlog.newest is not None:
                 new_cursor = min(backlog.newest, new_cursor)
-            await self._save_cursor(label, max(cursor, new_cursor))
-            self._count(label, backlog)
+            moved = max(cursor, new_cursor)
+            await self._save_cursor(label, moved, moved_by_records=backlog.seen > 0)
+            self._count(backlog)
             if backlog.seen:  # an idle backlog pass took no time: no need to look again
                 more = await self._fresh_passes() or more
             more = more or full
         self.status.oldest_pending = oldest
-        self.status.cycles += 1
         return more
 
     async def _fresh_passes(self) -> bool:
@@ -152,21 +154,27 @@ class EmbeddingWorker:
                 newest_first=True,
                 since=since,
             )
-            self._count(label, fresh)
+            self._count(fresh)
             if fresh.seen >= self.batch:
                 more = True
             else:
                 self._fresh_since[label] = max(since, started - SAFETY)
         return more
 
-    def _count(self, label: str, result: PassResult) -> None:
+    def _count(self, result: PassResult) -> None:
         self.status.indexed_total += result.embedded
         self.status.failed_total += result.failed
-        self.status.per_label[label] = self.status.per_label.get(label, 0) + result.embedded
 
-    async def _save_cursor(self, label: str, since: datetime) -> None:
-        if self._cursors.get(label) != since:
-            self._cursors[label] = since
+    async def _save_cursor(self, label: str, since: datetime, *, moved_by_records: bool) -> None:
+        """An idle pass moves the cursor with the clock; persisting that on every cycle would be
+        a write per label twice a second. A cursor persisted late only makes a restarted worker
+        rescan a little (scans return pending records only)."""
+        if self._cursors.get(label) == since:
+            return
+        self._cursors[label] = since
+        now = time.monotonic()
+        if moved_by_records or now - self._persisted_at.get(label, 0.0) >= CURSOR_PERSIST_S:
+            self._persisted_at[label] = now
             await self.graph.write(SAVE_CURSOR, {"label": label, "since": since})
 
     async def run_forever(self) -> None:

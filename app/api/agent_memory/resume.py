@@ -11,7 +11,6 @@ from app.api.context import Info
 from app.api.types.base import GRAPHQL_NAMES
 from app.domain.errors import NotFound
 from app.graph.compiler import Compiler, flatten
-from app.graph.values import plain
 
 
 def selections_under(info: Info, name: str) -> list[Selection]:
@@ -43,7 +42,7 @@ async def resume_row(info: Info, agent_name: str) -> dict[str, Any]:
     query = resume_query(
         compiler, selections_under(info, "agent"), selections_under(info, "latestCycle")
     )
-    rows = await info.context.graph.read(query, compiler.params | {"agent_name": agent_name})
+    rows = await info.context.graph.read_plain(query, compiler.params | {"agent_name": agent_name})
     if not rows:
         raise NotFound(f"no agent named {agent_name!r}", agent_name=agent_name)
-    return dict(plain(rows[0]))
+    return rows[0]

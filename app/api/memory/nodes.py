@@ -13,7 +13,6 @@ from app.api.types.base import GRAPHQL_NAMES, NODE_TYPES
 from app.graph.compiler import Compiler, flatten
 from app.graph.identifiers import cypher_label
 from app.graph.registry import entity
-from app.graph.values import plain
 
 RELATED_BY_IDS = "MATCH (n0:{label} {{client_id: $client_id}}) WHERE n0.id IN $ids"
 
@@ -63,7 +62,8 @@ async def as_nodes(
         + f" RETURN n0.id AS id, {projection} AS row"
     )
     params = compiler.params | {"ids": [record["id"] for record in records]}
-    related = {row["id"]: plain(row["row"]) for row in await info.context.graph.read(query, params)}
+    rows = await info.context.graph.read_plain(query, params)
+    related = {row["id"]: row["row"] for row in rows}
     return [
         node_type.from_row({k: v for k, v in related.get(r["id"], {}).items() if k not in r} | r)
         for r in records

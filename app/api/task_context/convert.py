@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from enum import Enum
 from typing import Any
 
 import strawberry
@@ -17,31 +16,16 @@ from app.api.task_context.outputs import (
     ContextThread,
     TaskContext,
 )
-from app.model.enums import (
-    ConversationEventType,
-    ConversationPlatform,
-    EpisodeStatus,
-    EventDirection,
-    HandoffState,
-    LessonScope,
-    LessonType,
-    PlanNodeStatus,
-    PlanNodeType,
-    PlanStatus,
-    ThreadStatus,
-    ThreadType,
-)
 from app.retrieval.context import TaskContext as Assembled
 from app.retrieval.context_items import ContextItem
 
 
-def _values(item: ContextItem, *, ranked: bool = True, **enums: type[Enum]) -> dict[str, Any]:
-    """The item's content (enum fields as their enums), its tokens, and its score and why."""
+def _values(item: ContextItem, *, ranked: bool = True) -> dict[str, Any]:
+    """The item's content, its tokens, and its score and why (enum fields stay raw values:
+    the enum types serialize those)."""
     values = dict(item.content) | {"tokens": item.tokens}
     if ranked:
         values |= {"score": item.score, "why": list(item.why)}
-    for name, enum in enums.items():
-        values[name] = enum(values[name])
     return values
 
 
@@ -52,41 +36,15 @@ def task_context(found: Assembled) -> TaskContext:
 
     plan, constraints = one("plan"), one("constraints")
     return TaskContext(
-        plan=ContextPlan(**_values(plan, ranked=False, status=PlanStatus)) if plan else None,
+        plan=ContextPlan(**_values(plan, ranked=False)) if plan else None,
         constraints=ContextConstraints(**_values(constraints, ranked=False))
         if constraints
         else None,
-        plan_nodes=[
-            ContextPlanNode(**_values(i, node_type=PlanNodeType, status=PlanNodeStatus))
-            for i in found.section("plan_node")
-        ],
-        lessons=[
-            ContextLesson(**_values(i, scope=LessonScope, lesson_type=LessonType))
-            for i in found.section("lesson")
-        ],
-        threads=[
-            ContextThread(
-                **_values(
-                    i,
-                    platform=ConversationPlatform,
-                    thread_type=ThreadType,
-                    status=ThreadStatus,
-                    handoff_state=HandoffState,
-                )
-            )
-            for i in found.section("thread")
-        ],
-        episodes=[
-            ContextEpisode(**_values(i, status=EpisodeStatus)) for i in found.section("episode")
-        ],
-        raw_events=[
-            ContextEvent(
-                **_values(
-                    i, ranked=False, direction=EventDirection, event_type=ConversationEventType
-                )
-            )
-            for i in found.section("event")
-        ],
+        plan_nodes=[ContextPlanNode(**_values(i)) for i in found.section("plan_node")],
+        lessons=[ContextLesson(**_values(i)) for i in found.section("lesson")],
+        threads=[ContextThread(**_values(i)) for i in found.section("thread")],
+        episodes=[ContextEpisode(**_values(i)) for i in found.section("episode")],
+        raw_events=[ContextEvent(**_values(i, ranked=False)) for i in found.section("event")],
         used_ids=[strawberry.ID(i) for i in found.used_ids],
         token_budget=found.token_budget,
         tokens_used=found.tokens_used,

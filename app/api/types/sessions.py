@@ -15,8 +15,8 @@ from app.model.enums import MemorySessionStatus
 @strawberry.type(
     description="A working-memory session of an agent (with a subject): entries on timelines, "
     "flushed at the end into one episodic summary. Flushed sessions are read-only. The "
-    "`entries` relationship lists every entry, forgotten ones included; sessionEntries lists "
-    "the live ones in order."
+    "`entries` relationship lists the live entries (forgotten and expired ones hidden); "
+    "sessionEntries lists them in order, per timeline."
 )
 class MemorySession(NodeType):
     id: strawberry.ID
