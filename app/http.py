@@ -6,7 +6,6 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
 
 from neo4j import AsyncGraphDatabase
 from starlette.applications import Starlette
@@ -15,53 +14,24 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import Receive, Scope, Send
-from strawberry.asgi import GraphQL
-from strawberry.http import GraphQLHTTPResponse
-from strawberry.types import ExecutionResult
 
-from app.api.context import RequestContext, Services
-from app.api.errors import shaped
-from app.api.schema import build_schema
+from app.api.context import Services
+from app.api.http_view import GraphQLApp
 from app.artifacts.store import ArtifactStore, make_client
 from app.auth import RequireApiKey
 from app.domain.principal import Principal
-from app.graph.executor import GraphExecutor, start_counting
+from app.graph.executor import GraphExecutor
 from app.graph.migrations import migrate
 from app.middleware import BodyLimit, RequestLog
 from app.model.enums import Role
 from app.retrieval.embedder import Embedder
 from app.retrieval.indexing import TextLoader
 from app.retrieval.worker import EmbeddingWorker
-from app.services.graphiql_assets import LOCAL_PREFIX, local_assets, localised
+from app.services.graphiql_assets import LOCAL_PREFIX, local_assets
 from app.services.memory_background import start_memory_background
 from app.settings import Settings
 
 log = logging.getLogger("app")
-
-
-class GraphQLApp(GraphQL[RequestContext, None]):
-    def __init__(self, services: Services, *, local_ide_assets: bool) -> None:
-        super().__init__(build_schema(services.settings), graphql_ide="graphiql")
-        self.services = services
-        self.local_ide_assets = local_ide_assets
-
-    @property
-    def graphql_ide_html(self) -> str:
-        html = super().graphql_ide_html
-        return localised(html) if self.local_ide_assets else html
-
-    async def process_result(self, request: Any, result: ExecutionResult) -> GraphQLHTTPResponse:
-        if result.errors:
-            result.errors = [shaped(error) for error in result.errors]
-        return await super().process_result(request, result)
-
-    async def get_context(self, request: Any, response: Any) -> RequestContext:
-        return RequestContext(
-            request=request,
-            services=self.services,
-            principal=getattr(request.state, "principal", None),
-            round_trips=start_counting(),
-        )
 
 
 async def open_services(settings: Settings, *, apply_migrations: bool = True) -> Services:

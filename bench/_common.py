@@ -6,6 +6,7 @@ import http.client
 import json
 import os
 import platform
+import random
 import socket
 import statistics
 import subprocess
@@ -41,13 +42,21 @@ def timed_rounds(
     cases: dict[str, Callable[[], Any]], *, runs: int, warmup: int, label: str
 ) -> dict[str, list[float]]:
     """Milliseconds per call of every case, the cases taking turns call by call, so that a
-    busy moment on a shared machine hits all of them alike and ratios stay comparable."""
+    busy moment on a shared machine hits all of them alike and ratios stay comparable.
+
+    Each round takes the cases in a new (seeded) random order: in a fixed order, a case that
+    follows the same read done another way (GraphQL, then its Cypher baseline) always finds
+    Neo4j and the CPU caches warm for that read, and the first of the two always pays for it.
+    """
     for fn in cases.values():
         for _ in range(warmup):
             fn()
     samples: dict[str, list[float]] = {name: [] for name in cases}
+    order = list(cases.items())
+    shuffle = random.Random(runs).shuffle
     for n in range(runs):
-        for name, fn in cases.items():
+        shuffle(order)
+        for name, fn in order:
             started = time.perf_counter()
             fn()
             samples[name].append((time.perf_counter() - started) * 1000)

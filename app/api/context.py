@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from starlette.requests import Request
 from strawberry.types import Info as StrawberryInfo
 
+from app.api.read_learning import ReadLearning
 from app.artifacts.store import ArtifactStore
 from app.domain.errors import Unauthenticated
 from app.domain.principal import Principal
@@ -35,6 +36,8 @@ class RequestContext:
     services: Services
     principal: Principal | None
     round_trips: RoundTrips
+    # Set where this execution may become a read plan (app/api/read_plans.py).
+    learning: ReadLearning | None = None
 
     @property
     def graph(self) -> GraphExecutor:

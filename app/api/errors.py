@@ -54,8 +54,11 @@ class ErrorShaping(SchemaExtension):
             result.errors = [shaped(error) for error in result.errors]
 
     def get_results(self) -> dict[str, Any]:
-        context = self.execution_context.context
-        if getattr(context, "wants_round_trips", False):
-            trips = context.round_trips
-            return {"cypherRoundTrips": trips.count}
-        return {}
+        return answer_extensions(self.execution_context.context).get("extensions", {})
+
+
+def answer_extensions(context: Any) -> dict[str, Any]:
+    """The response's `extensions` entry: the Cypher round trips, when the client asked."""
+    if getattr(context, "wants_round_trips", False):
+        return {"extensions": {"cypherRoundTrips": context.round_trips.count}}
+    return {}

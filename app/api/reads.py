@@ -21,7 +21,7 @@ def _root(info: Info) -> SelectedField:
 
 
 async def fetch_node(
-    info: Info, label: str, record_id: str, selections: Sequence[Selection]
+    info: Info, label: str, record_id: str, selections: Sequence[Selection], *, learn: bool = False
 ) -> Any:
     principal = info.context.caller()
     compiler = Compiler(client_id=principal.client_id, names=GRAPHQL_NAMES)
@@ -31,11 +31,14 @@ async def fetch_node(
     )
     if not rows:
         raise NotFound(f"no {label} with id {record_id}", id=record_id)
+    learning = info.context.learning
+    if learn and learning is not None and info.path.prev is None:
+        learning.note_read(str(info.path.key), query, compiler.params)
     return NODE_TYPES[label].from_row(rows[0]["row"])
 
 
 async def get_node(info: Info, label: str, record_id: str) -> Any:
-    return await fetch_node(info, label, record_id, _root(info).selections)
+    return await fetch_node(info, label, record_id, _root(info).selections, learn=True)
 
 
 async def load_written(info: Info, label: str, record: dict[str, Any]) -> Any:

@@ -33,6 +33,11 @@ def _atoms_only(items: list[Any]) -> bool:
     return _ATOMS.issuperset(map(type, items))
 
 
+# The record's maps and lists are new objects the driver built for this record alone, and the
+# record is dropped once exported: they are converted in place, which spares a copy of every
+# map and list of a nested row (a third of the conversion's time).
+
+
 def exported(record: Record) -> dict[str, Any]:
     """`record.data()`, the same values, without walking what needs no conversion."""
     return {key: _export(value) for key, value in record.items()}
@@ -43,9 +48,14 @@ def _export(value: Any) -> Any:
     if kind in _ATOMS:
         return value
     if kind is dict:
-        return {key: _export(item) for key, item in value.items()}
+        for key, item in value.items():
+            if item.__class__ not in _ATOMS:
+                value[key] = _export(item)
+        return value
     if kind is list:
-        return list(value) if _atoms_only(value) else [_export(item) for item in value]
+        if not _atoms_only(value):
+            value[:] = [_export(item) for item in value]
+        return value
     return _EXPORTER.transform(value)
 
 
@@ -59,9 +69,14 @@ def _plain_export(value: Any) -> Any:
     if kind in _ATOMS:
         return value
     if kind is dict:
-        return {key: _plain_export(item) for key, item in value.items()}
+        for key, item in value.items():
+            if item.__class__ not in _ATOMS:
+                value[key] = _plain_export(item)
+        return value
     if kind is list:
-        return list(value) if _atoms_only(value) else [_plain_export(item) for item in value]
+        if not _atoms_only(value):
+            value[:] = [_plain_export(item) for item in value]
+        return value
     return plain(_EXPORTER.transform(value))
 
 

@@ -1,8 +1,10 @@
-"""The GraphQL fast path answers exactly what graphql-core's own execution answers.
+"""The GraphQL fast path, and the read plans learned on top of it, answer exactly what
+graphql-core's own execution answers.
 
 Two servers over the same services: one with the fast path, one without (setting
-`graphql_fast_path`). Every document goes to both with the same key; the HTTP responses must be
-identical byte for byte, and the fast path must actually have been taken where expected.
+`graphql_fast_path`, which also turns read plans off). Every document goes to both with the same
+key; the HTTP responses must be identical byte for byte, and the fast path or the plan must
+actually have been taken where expected.
 """
 
 from __future__ import annotations
@@ -17,11 +19,12 @@ import httpx
 import pytest
 import uvicorn
 
+from app.api import read_plans
 from app.api.fast_path import STATS
 from app.http import create_app
 from app.settings import Settings
 from tests.integration.conftest import Caller, new_caller
-from tests.integration.fast_path_documents import CASES, CONNECTION, UPSTREAM
+from tests.integration.fast_path_documents import CASES, CONNECTION, MISSING, UPSTREAM
 from tests.integration.seed_graph import seed_graph
 
 ROUND_TRIPS = {"X-Agentmem-Roundtrips": "1"}
@@ -106,12 +109,14 @@ def test_fast_path_answers_like_graphql_core(
     caller, ids = seeded
     _name, query, variables, expect = case
     completed, fallbacks = STATS.completed, STATS.fallbacks
+    planned = read_plans.STATS.answered
     fast, plain = _both(caller, fast_url, plain_url, query, variables(ids))
     assert fast.status_code == plain.status_code == 200
     assert fast.text == plain.text
     assert "cypherRoundTrips" in fast.json()["extensions"]
-    if expect == "fast":
-        assert STATS.completed > completed and STATS.fallbacks == fallbacks
+    if expect == "fast":  # completed by the fast path, or by a plan learned from an earlier case
+        assert STATS.completed > completed or read_plans.STATS.answered > planned
+        assert STATS.fallbacks == fallbacks
         assert "errors" not in fast.json()
     if expect == "fallback":
         assert STATS.fallbacks > fallbacks and fast.json()["errors"]
@@ -140,3 +145,75 @@ def test_resolver_fields_are_left_to_graphql_core(
     assert fast.text == plain.text
     assert fast.json()["errors"][0]["path"] == ["upstream", "prompts", 0, "promptText"]
     assert STATS.completed > completed  # the other lists of the lineage still went fast
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case[0] for case in CASES])
+def test_repeated_documents_answer_alike(
+    case: Any, seeded: tuple[Caller, dict[str, str]], fast_url: str, plain_url: str
+) -> None:
+    """The second time, a document may be answered by its read plan: still the same bytes."""
+    caller, ids = seeded
+    _name, query, variables, _expect = case
+    first, plain = _both(caller, fast_url, plain_url, query, variables(ids))
+    again, _ = _both(caller, fast_url, plain_url, query, variables(ids))
+    assert first.text == again.text == plain.text
+
+
+NODE_TITLES = """query Titles($id: ID!, $n: Int!) {
+  plan(id: $id) { id name nodes(first: $n) { title assets { variants { id status } } } }
+  other: plan(id: "%s") { id }
+}"""
+VARIANT_BY_ID = "query($v: ID!) { assetVariant(id: $v) { id status approvals { status } } }"
+
+
+def test_read_plan_answers_other_ids_alike(
+    seeded: tuple[Caller, dict[str, str]], fast_url: str, plain_url: str
+) -> None:
+    caller, ids = seeded
+    plans = caller.data("{ plans(first: 2) { nodes { id } } }")["plans"]["nodes"]
+    first, second = (plan["id"] for plan in plans)
+    query = NODE_TITLES % first
+    stats = read_plans.STATS
+
+    def same(variables: dict[str, Any], *, planned: bool) -> dict[str, Any]:
+        answered = stats.answered
+        fast, plain = _both(caller, fast_url, plain_url, query, variables)
+        assert fast.text == plain.text
+        assert stats.answered == answered + int(planned)
+        return dict(fast.json())
+
+    learned = stats.learned
+    same({"id": first, "n": 1}, planned=False)
+    assert stats.learned == learned + 1
+    body = same({"id": second, "n": 1}, planned=True)
+    assert body["data"]["plan"]["id"] == second and body["data"]["other"]["id"] == first
+    assert body["extensions"] == {"cypherRoundTrips": 2}  # one query per root field
+    # `n` shapes the compiled query: another value is another plan, learned anew.
+    assert len(same({"id": second, "n": 2}, planned=False)["data"]["plan"]["nodes"]) == 2
+    same({"id": first, "n": 2}, planned=True)
+    # Whatever the plan cannot answer exactly goes back to strawberry, errors and all.
+    declined = stats.declined
+    missing = same({"id": MISSING, "n": 1}, planned=False)
+    assert missing["errors"][0]["extensions"]["code"] == "NOT_FOUND"
+    assert same({"id": "nope", "n": 1}, planned=False)["errors"][0]["extensions"]["code"] == (
+        "VALIDATION"
+    )
+    assert "errors" in same({"id": 7, "n": 1}, planned=False)
+    assert stats.declined == declined + 3
+
+
+def test_read_plan_keeps_clients_apart(
+    seeded: tuple[Caller, dict[str, str]], fast_url: str, plain_url: str
+) -> None:
+    """A plan learned for one client answers another client's id exactly as a missing id."""
+    caller, ids = seeded
+    _both(caller, fast_url, plain_url, VARIANT_BY_ID, {"v": ids["variant"]})
+    answered = read_plans.STATS.answered
+    mine, _ = _both(caller, fast_url, plain_url, VARIANT_BY_ID, {"v": ids["variant"]})
+    assert read_plans.STATS.answered == answered + 1
+    assert mine.json()["data"]["assetVariant"]["id"] == ids["variant"]
+    foreign, plain = _both(caller, fast_url, plain_url, VARIANT_BY_ID, {"v": ids["foreign"]})
+    missing, _ = _both(caller, fast_url, plain_url, VARIANT_BY_ID, {"v": MISSING})
+    assert foreign.text == plain.text == missing.text.replace(MISSING, ids["foreign"])
+    assert foreign.json()["errors"][0]["extensions"]["code"] == "NOT_FOUND"
+    assert read_plans.STATS.answered == answered + 1

@@ -19,6 +19,7 @@ from graphql.pyutils import Path
 from strawberry.schema.schema import StrawberryGraphQLCoreExecutionContext
 
 from app.api.fast_path.plan import Planner
+from app.api.fast_path.shapes import BACKREF
 
 
 @dataclass
@@ -62,7 +63,37 @@ class FastExecutor(StrawberryGraphQLCoreExecutionContext):
                     STATS.fallbacks += 1
                 else:
                     STATS.completed += 1
+                    if path.prev is None:
+                        self._note_root(return_type, field_details_list, path)
                     return completed
         return super().complete_value(
             return_type, field_details_list, info, path, result, position_context
+        )
+
+    def _has_extensions(self, field_details_list: FieldDetailsList) -> bool:
+        root_type = self.schema.query_type
+        field = root_type.fields.get(field_details_list[0].node.name.value) if root_type else None
+        definition = (field.extensions or {}).get(BACKREF) if field is not None else None
+        return definition is None or bool(definition.extensions)
+
+    def _note_root(
+        self, return_type: GraphQLOutputType, field_details_list: FieldDetailsList, path: Path
+    ) -> None:
+        """Gives a read plan being learned the completer of this root field's row."""
+        learning = getattr(self.context_value, "learning", None)
+        # A plan answers later callers without running the root field's extensions (permission
+        # classes among them): a field that has any never becomes part of one.
+        if learning is None or self._planner is None or self._has_extensions(field_details_list):
+            return
+        key = str(path.key)
+        from_row = learning.completes_row(key)
+        if from_row is None:
+            return
+        planner = self._planner
+        learning.note_root(
+            key,
+            (planner.rows_entry if from_row else planner.entry)(return_type, field_details_list),
+            [details.node for details in field_details_list],
+            self.operation,
+            self.fragment_definitions.values(),
         )

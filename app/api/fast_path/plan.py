@@ -25,7 +25,7 @@ from graphql.execution.values import VariableValues
 
 from app.api.fast_path.cache import CompleterCache, directive_variables
 from app.api.fast_path.shapes import FieldShape, TypeShape, shape_of
-from app.api.fast_path.values import Completer, is_leaf, leaf, wrapped
+from app.api.fast_path.values import Completer, is_leaf, leaf, reading, wrapped
 from app.api.types.base import property_value
 from app.graph.registry import Entity
 
@@ -61,6 +61,17 @@ class Planner:
             self._alive.append(details)
             self._entries[key] = self._shared(output_type, details)
         return self._entries[key]
+
+    def rows_entry(
+        self, output_type: GraphQLOutputType, details: FieldDetailsList
+    ) -> Completer | None:
+        """The completer of `output_type` built from the compiled query's row of the value
+        (as a relationship field's rows are read), or None where the type cannot be."""
+        named = get_named_type(output_type)
+        if not is_object_type(named):
+            return None
+        inner = self._object(named, details, from_rows=True)  # type: ignore[arg-type]
+        return None if inner is None else wrapped(output_type, inner)
 
     def _shared(
         self, output_type: GraphQLOutputType, details: FieldDetailsList
@@ -151,9 +162,8 @@ class Planner:
             return None
         if from_rows:
             assert shape.model is not None  # from_rows shapes are node types
-            return _row_property(shape.model, field.python_name, complete)
-        attribute = field.python_name
-        return lambda source: complete(getattr(source, attribute))
+            return _row_property(shape.model, field.python_name, output_type, complete)
+        return reading(output_type, complete, field.python_name, row=False)
 
     def _related(
         self,
@@ -185,8 +195,10 @@ class Planner:
         return rows
 
 
-def _row_property(model: Entity, name: str, complete: Completer) -> Getter:
+def _row_property(
+    model: Entity, name: str, output_type: GraphQLOutputType, complete: Completer
+) -> Getter:
     if name in model.jsons or name in model.datetimes:
         return lambda row: complete(property_value(model, name, row.get(name)))
     # property_value is the identity for every other property.
-    return lambda row: complete(row.get(name))
+    return reading(output_type, complete, name, row=True)

@@ -12,8 +12,12 @@ from collections.abc import Callable
 from typing import Any
 
 from graphql import (
+    GraphQLBoolean,
+    GraphQLEnumType,
+    GraphQLID,
     GraphQLLeafType,
     GraphQLOutputType,
+    GraphQLString,
     Undefined,
     is_leaf_type,
     is_list_type,
@@ -46,6 +50,43 @@ def leaf(leaf_type: GraphQLLeafType) -> Completer:
         return coerced
 
     return complete
+
+
+def reading(
+    output_type: GraphQLOutputType, complete: Completer, name: str, *, row: bool
+) -> Completer:
+    """The completer of a source's `name` (a row's key, else an object's attribute), with the
+    commonest leaf values answered in that same call: strings of String and ID and booleans of
+    Boolean (graphql-core returns those as they are), and strings of an enum (the name
+    graphql-core gave that string before, remembered)."""
+    scalar = output_type.of_type if is_non_null_type(output_type) else output_type  # type: ignore[union-attr]
+    kept = _KEPT_AS_IS.get(id(scalar))
+    if kept is not None:
+
+        def plain(source: Any) -> Any:
+            value = source.get(name) if row else getattr(source, name)
+            return value if value.__class__ is kept else complete(value)
+
+        return plain
+    if isinstance(scalar, GraphQLEnumType):
+        names: dict[str, Any] = {}
+
+        def enum(source: Any) -> Any:
+            value = source.get(name) if row else getattr(source, name)
+            if value.__class__ is not str:
+                return complete(value)
+            found = names.get(value)
+            if found is None:
+                found = names[value] = complete(value)  # raises Bail for a value it rejects
+            return found
+
+        return enum
+    if row:
+        return lambda source: complete(source.get(name))
+    return lambda source: complete(getattr(source, name))
+
+
+_KEPT_AS_IS = {id(GraphQLString): str, id(GraphQLID): str, id(GraphQLBoolean): bool}
 
 
 def is_leaf(output_type: GraphQLOutputType) -> bool:

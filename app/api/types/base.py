@@ -92,15 +92,38 @@ class NodeType:
 
     @classmethod
     def from_row(cls: type[N], row: dict[str, Any]) -> N:
-        model = entity(cls.__model__)
-        values: dict[str, Any] = {}
-        for definition in cls.__strawberry_definition__.fields:  # type: ignore[attr-defined]
-            name = definition.python_name
-            if name in model.properties:
-                values[name] = property_value(model, name, row.get(name))
+        plain, converted = _row_fields(cls)
+        values = {name: row.get(name) for name in plain}
+        for name, convert in converted:
+            value = row.get(name)
+            values[name] = convert(value) if isinstance(value, str) else value
         node = cls(**values)
         node._row = row  # type: ignore[misc]
         return node
+
+
+_ROW_FIELDS: dict[type, tuple[tuple[str, ...], tuple[tuple[str, Any], ...]]] = {}
+
+
+def _row_fields(cls: type[NodeType]) -> tuple[tuple[str, ...], tuple[tuple[str, Any], ...]]:
+    """The type's fields that are model properties: those taken as they are, and those
+    converted from text (property_value, decided once per type)."""
+    found = _ROW_FIELDS.get(cls)
+    if found is None:
+        model = entity(cls.__model__)
+        names = [
+            field.python_name
+            for field in cls.__strawberry_definition__.fields  # type: ignore[attr-defined]
+            if field.python_name in model.properties
+        ]
+        converters = {
+            **dict.fromkeys(model.datetimes, parse_datetime),
+            **dict.fromkeys(model.jsons, json.loads),
+        }
+        plain = tuple(name for name in names if name not in converters)
+        converted = tuple((name, converters[name]) for name in names if name in converters)
+        found = _ROW_FIELDS[cls] = (plain, converted)
+    return found
 
 
 def property_value(model: Entity, name: str, value: Any) -> Any:

@@ -1,0 +1,159 @@
+"""The GraphQL HTTP view: strawberry's, with a direct path for the common request.
+
+Nearly every request is a POST of one JSON operation. For those the view reads the body,
+executes and answers itself, skipping the request adapters, sub-response and content negotiation
+that strawberry's generic view builds per request (about a third of a small read's time in
+Python). Anything else (GET, GraphiQL, batches, multipart uploads, streaming `Accept` types, a
+body that is not one JSON operation, an operation the method may not run) is strawberry's view,
+with the body replayed, so the answers to those do not change.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from starlette.requests import Request
+from starlette.types import Message, Receive, Scope, Send
+from strawberry.asgi import GraphQL
+from strawberry.exceptions import MissingQueryError
+from strawberry.http import GraphQLHTTPResponse
+from strawberry.schema.exceptions import CannotGetOperationTypeError, InvalidOperationTypeError
+from strawberry.types import ExecutionResult
+from strawberry.types.graphql import OperationType
+
+from app.api.context import RequestContext, Services
+from app.api.errors import answer_extensions, shaped
+from app.api.read_learning import ReadLearning
+from app.api.read_plans import STATS, ReadPlans
+from app.api.schema import build_schema
+from app.graph.executor import start_counting
+from app.services.graphiql_assets import localised
+
+POST_OPERATIONS = OperationType.from_http("POST")
+STREAMING_ACCEPT = ("multipart/mixed", "text/event-stream")
+REQUEST_KEYS = frozenset({"query", "variables", "operationName", "extensions"})
+
+
+def single_operation(scope: Scope, body: bytes) -> dict[str, Any] | None:
+    """The parsed body when it is one plain JSON operation that the direct path answers."""
+    headers = dict(scope["headers"])
+    content_type = headers.get(b"content-type", b"").split(b";")[0].strip().lower()
+    accept = headers.get(b"accept", b"").decode("latin-1")
+    if content_type != b"application/json" or any(kind in accept for kind in STREAMING_ACCEPT):
+        return None
+    try:
+        data = json.loads(body)
+    except ValueError:
+        return None
+    if not isinstance(data, dict) or not REQUEST_KEYS.issuperset(data):
+        return None
+    kinds = (
+        isinstance(data.get("query"), str),
+        isinstance(data.get("variables"), dict | None),
+        isinstance(data.get("operationName"), str | None),
+        isinstance(data.get("extensions"), dict | None),
+    )
+    return data if all(kinds) else None
+
+
+async def read_body(receive: Receive) -> bytes:
+    chunks: list[bytes] = []
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            return b""
+        chunks.append(message.get("body", b""))
+        if not message.get("more_body", False):
+            return b"".join(chunks)
+
+
+def replay(body: bytes) -> Receive:
+    async def receive() -> Message:
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    return receive
+
+
+async def _send_json(send: Send, body: Any) -> None:
+    payload = json.dumps(body, separators=(",", ":")).encode()
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(payload)).encode()),
+    ]
+    await send({"type": "http.response.start", "status": 200, "headers": headers})
+    await send({"type": "http.response.body", "body": payload})
+
+
+class GraphQLApp(GraphQL[RequestContext, None]):
+    def __init__(self, services: Services, *, local_ide_assets: bool) -> None:
+        super().__init__(build_schema(services.settings), graphql_ide="graphiql")
+        self.services = services
+        self.local_ide_assets = local_ide_assets
+        # Plans complete rows with the fast path's completers: only where it is on.
+        self.plans = ReadPlans() if services.settings.graphql_fast_path else None
+
+    @property
+    def graphql_ide_html(self) -> str:
+        html = super().graphql_ide_html
+        return localised(html) if self.local_ide_assets else html
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] != "POST":
+            await super().__call__(scope, receive, send)
+            return
+        body = await read_body(receive)
+        operation = single_operation(scope, body)
+        answered = operation is not None and await self._answer(scope, operation, send)
+        if not answered:
+            await super().__call__(scope, replay(body), send)
+
+    async def _answer(self, scope: Scope, operation: dict[str, Any], send: Send) -> bool:
+        """Executes and sends the response; False (nothing executed or sent) where strawberry's
+        view answers with an HTTP error instead (no query, no such operation, wrong method)."""
+        request = Request(scope)
+        query, name = operation["query"], operation.get("operationName")
+        variables = operation.get("variables") or {}
+        plan = self.plans.find(query, name, variables) if self.plans is not None else None
+        if plan is not None:
+            context = await self.get_context(request, None)
+            data = await plan.answer(context, variables)
+            if data is not None:
+                STATS.answered += 1
+                await _send_json(send, {"data": data, **answer_extensions(context)})
+                return True
+            STATS.declined += 1
+        context = await self.get_context(request, None)
+        if self.plans is not None and self.plans.may_learn(query, name):
+            context.learning = ReadLearning()
+        try:
+            result = await self.schema.execute(
+                query,
+                variable_values=operation.get("variables"),
+                context_value=context,
+                operation_name=name,
+                allowed_operation_types=POST_OPERATIONS,
+                operation_extensions=operation.get("extensions"),
+            )
+        except (CannotGetOperationTypeError, InvalidOperationTypeError, MissingQueryError):
+            return False
+        if not isinstance(result, ExecutionResult):
+            raise TypeError(f"a single operation gave {type(result).__name__}")
+        if self.plans is not None and context.learning is not None and not result.errors:
+            keys = list(result.data or {})
+            self.plans.learn(query, name, variables, context.learning, keys)
+        await _send_json(send, await self.process_result(request, result))
+        return True
+
+    async def process_result(self, request: Any, result: ExecutionResult) -> GraphQLHTTPResponse:
+        if result.errors:
+            result.errors = [shaped(error) for error in result.errors]
+        return await super().process_result(request, result)
+
+    async def get_context(self, request: Any, response: Any) -> RequestContext:
+        return RequestContext(
+            request=request,
+            services=self.services,
+            principal=getattr(request.state, "principal", None),
+            round_trips=start_counting(),
+        )
