@@ -3,9 +3,9 @@
 Nearly every request is a POST of one JSON operation. For those the view reads the body,
 executes and answers itself, skipping the request adapters, sub-response and content negotiation
 that strawberry's generic view builds per request (0.3 ms of server time per request on our
-2-core machine). Anything else (GET, GraphiQL, batches, multipart uploads, streaming `Accept` types, a
-body that is not one JSON operation, an operation the method may not run) is strawberry's view,
-with the body replayed, so the answers to those do not change.
+2-core machine). Anything else (GET, GraphiQL, batches, multipart uploads, streaming `Accept`
+types, a body that is not one JSON operation, an operation the method may not run) is
+strawberry's view, with the body replayed, so the answers to those do not change.
 """
 
 from __future__ import annotations

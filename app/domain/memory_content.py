@@ -28,6 +28,26 @@ RETURN collect(uri) AS uris
 """
 
 
+def purge_record(keep: str = "") -> str:
+    """Cypher that deletes the record bound to `r` with its versions and artifacts, leaving
+    `versions` (those deleted) and `uris` (the stored objects all of them pointed at, for
+    remove_unreferenced once committed) in scope, with `keep` (e.g. "r.id AS id,") computed
+    before the deletion."""
+    return f"""CALL (r) {{
+  OPTIONAL MATCH (r)-[:HAS_VERSION]->(v:MemoryVersion)
+  RETURN collect(v) AS versions
+}}
+CALL (r) {{
+  OPTIONAL MATCH (r)-[:HAS_ARTIFACT]->(a:MemoryArtifact)
+  RETURN collect(a) AS artifacts
+}}
+WITH r, versions, artifacts, {keep}
+     [x IN [r] + versions WHERE x.content_uri IS NOT NULL | x.content_uri]
+       + [a IN artifacts | a.uri] AS uris
+FOREACH (x IN versions + artifacts | DETACH DELETE x)
+DETACH DELETE r"""
+
+
 @dataclass(frozen=True)
 class ContentPolicy:
     inline_max: int = 8_000

@@ -8,7 +8,7 @@ from typing import Any
 
 from app.artifacts.store import ArtifactStore
 from app.domain.access_log import audited
-from app.domain.memory_content import remove_unreferenced
+from app.domain.memory_content import purge_record, remove_unreferenced
 from app.domain.memory_locate import LIVE, NOT_EXPIRED, RETURN_RECORD, Locator, locate
 from app.domain.principal import Principal
 from app.domain.records import missing
@@ -22,19 +22,7 @@ SET r.active = false, r.deleted_at = $now, r.updated_at = $now
 }
 HARD_FORGET = {
     by: f"""{match} WHERE {NOT_EXPIRED}
-CALL (r) {{
-  OPTIONAL MATCH (r)-[:HAS_VERSION]->(v:MemoryVersion)
-  RETURN collect(v) AS versions
-}}
-CALL (r) {{
-  OPTIONAL MATCH (r)-[:HAS_ARTIFACT]->(a:MemoryArtifact)
-  RETURN collect(a) AS artifacts
-}}
-WITH r, versions, artifacts, r.id AS id, r.active AS active,
-     [x IN [r] + versions WHERE x.content_uri IS NOT NULL | x.content_uri]
-       + [a IN artifacts | a.uri] AS uris
-FOREACH (x IN versions + artifacts | DETACH DELETE x)
-DETACH DELETE r
+{purge_record("r.id AS id, r.active AS active,")}
 RETURN id, active, uris, size(versions) AS versions"""
     for by, match in Locator.MATCHES.items()
 }

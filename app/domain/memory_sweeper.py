@@ -18,28 +18,16 @@ from typing import Any
 
 from app.artifacts.store import ArtifactStore
 from app.domain import access_log
-from app.domain.memory_content import remove_unreferenced
+from app.domain.memory_content import purge_record, remove_unreferenced
 from app.graph.executor import GraphExecutor
 
 log = logging.getLogger("app.memory_sweeper")
 
-PURGE_EXPIRED = """
+PURGE_EXPIRED = f"""
 MATCH (r:MemoryRecord)
 WHERE r.expires_at <= $now AND ($client_id IS NULL OR r.client_id = $client_id)
 WITH r LIMIT $batch
-CALL (r) {
-  OPTIONAL MATCH (r)-[:HAS_VERSION]->(v:MemoryVersion)
-  RETURN collect(v) AS versions
-}
-CALL (r) {
-  OPTIONAL MATCH (r)-[:HAS_ARTIFACT]->(a:MemoryArtifact)
-  RETURN collect(a) AS artifacts
-}
-WITH r, versions, artifacts, r.client_id AS client_id,
-     [x IN [r] + versions WHERE x.content_uri IS NOT NULL | x.content_uri]
-       + [a IN artifacts | a.uri] AS uris
-FOREACH (x IN versions + artifacts | DETACH DELETE x)
-DETACH DELETE r
+{purge_record("r.client_id AS client_id,")}
 RETURN client_id, count(*) AS purged, sum(size(versions)) AS versions, collect(uris) AS uris
 """
 RUNS_KEPT = 20

@@ -2,7 +2,8 @@
 
 Soft by default, like forgetting a record: the entry stays (active = false, deleted_at set) so
 that the access log and any links keep their target, and it disappears from every session read
-and from search. `hard` removes the entry node (and any versions of it) from the graph.
+and from search. `hard` removes the entry node with its versions and artifacts from the graph,
+then the stored objects (long content, attachments) that nothing points at any more.
 """
 
 from __future__ import annotations
@@ -10,9 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
+from app.artifacts.store import ArtifactStore
 from app.domain import session_rules as rules
-from app.domain.access_log import audited
+from app.domain.access_log import Audit, audited
 from app.domain.ids import check_id
+from app.domain.memory_content import purge_record, remove_unreferenced
 from app.domain.memory_rules import check_segment
 from app.domain.memory_sessions import locked_session, session_record, session_scope
 from app.domain.principal import Principal
@@ -26,25 +29,25 @@ SET s._lock = true REMOVE s._lock
 RETURN s {.*} AS session
 """
 # $entry_id null: every live entry of the timeline.
-DELETE_ENTRIES = """
-MATCH (s:MemorySession {id: $id, client_id: $client_id})
+DELETE_ENTRIES = f"""
+MATCH (s:MemorySession {{id: $id, client_id: $client_id}})
 OPTIONAL MATCH (s)-[:HAS_ENTRY]->(e:MemoryRecord)
 WHERE e.active AND ($entry_id IS NULL OR e.id = $entry_id)
   AND ($timeline IS NULL OR e.timeline = $timeline)
 WITH s, collect(e) AS gone
-CALL (gone) {
+CALL (gone) {{
   UNWIND CASE WHEN $hard THEN [] ELSE gone END AS e
   SET e.active = false, e.deleted_at = $now, e.updated_at = $now
-}
-CALL (gone) {
-  UNWIND CASE WHEN $hard THEN gone ELSE [] END AS e
-  CALL (e) { MATCH (e)-[:HAS_VERSION]->(v:MemoryVersion) DETACH DELETE v }
-  DETACH DELETE e
-}
+}}
+CALL (gone) {{
+  UNWIND CASE WHEN $hard THEN gone ELSE [] END AS r
+  {purge_record()}
+  RETURN collect(uris) AS purged
+}}
 SET s.entry_count = s.entry_count - size(gone), s.updated_at = $now,
     s.timelines = CASE WHEN $timeline IS NULL THEN s.timelines
                        ELSE [t IN s.timelines WHERE t <> $timeline] END
-RETURN size(gone) AS deleted
+RETURN size(gone) AS deleted, reduce(all = [], uris IN purged | all + uris) AS uris
 """
 
 
@@ -52,41 +55,66 @@ RETURN size(gone) AS deleted
 class Deleted:
     session_id: str
     count: int
+    objects: int = 0  # stored objects removed with hard-deleted entries
+
+
+@dataclass(frozen=True)
+class _Removed:
+    session_id: str
+    count: int
+    uris: list[str]
 
 
 async def _delete(
     tx: Tx, scope: dict[str, str], *, entry_id: str | None, timeline: str | None, hard: bool
-) -> int:
+) -> _Removed:
     params = scope | {"entry_id": entry_id, "timeline": timeline, "hard": hard}
     rows = await tx.run(DELETE_ENTRIES, params | {"now": datetime.now(UTC)})
-    return int(rows[0]["deleted"]) if rows else 0
+    if not rows:
+        return _Removed(scope["id"], 0, [])
+    return _Removed(scope["id"], int(rows[0]["deleted"]), list(rows[0]["uris"]))
+
+
+async def _committed(
+    graph: GraphExecutor, artifacts: ArtifactStore, removed: _Removed, audit: Audit
+) -> Deleted:
+    """Once the deletion is committed: the objects only the purged entries pointed at go too."""
+    objects = await remove_unreferenced(graph, artifacts, removed.uris)
+    if objects:
+        audit.detail = f"{audit.detail}, {objects} objects"
+    return Deleted(removed.session_id, removed.count, objects)
 
 
 async def delete_entry(
-    graph: GraphExecutor, *, principal: Principal, entry_id: str, hard: bool = False
+    graph: GraphExecutor,
+    artifacts: ArtifactStore,
+    *,
+    principal: Principal,
+    entry_id: str,
+    hard: bool = False,
 ) -> Deleted:
     """Delete one live entry (NOT_FOUND for an unknown, deleted or other client's entry)."""
     principal.require_writer()
     entry = check_id(entry_id, field="entry_id")
     params = {"entry_id": entry, "client_id": principal.client_id}
 
-    async def work(tx: Tx) -> Deleted:
+    async def work(tx: Tx) -> _Removed:
         rows = await tx.run(LOCK_ENTRY_SESSION, params)
         if not rows:
             raise missing("session entry", entry)
         session = session_record(rows[0]["session"])
         rules.check_open(session)
         scope = {"id": session["id"], "client_id": principal.client_id}
-        count = await _delete(tx, scope, entry_id=entry, timeline=None, hard=hard)
-        return Deleted(session["id"], count)
+        return await _delete(tx, scope, entry_id=entry, timeline=None, hard=hard)
 
     with audited(principal, "purge" if hard else "delete", target_id=entry) as audit:
         audit.detail = "session entry"
-        return await graph.in_transaction(work)
+        return await _committed(graph, artifacts, await graph.in_transaction(work), audit)
 
 
 async def delete_timeline(
     graph: GraphExecutor,
+    artifacts: ArtifactStore,
     *,
     principal: Principal,
     session_id: str,
@@ -99,11 +127,10 @@ async def delete_timeline(
     scope = session_scope(principal, session_id, field="session_id")
     name = check_segment(timeline, field="timeline")
 
-    async def work(tx: Tx) -> Deleted:
+    async def work(tx: Tx) -> _Removed:
         rules.check_open(await locked_session(tx, scope))
-        count = await _delete(tx, scope, entry_id=None, timeline=name, hard=hard)
-        return Deleted(scope["id"], count)
+        return await _delete(tx, scope, entry_id=None, timeline=name, hard=hard)
 
     with audited(principal, "purge" if hard else "delete", target_id=scope["id"]) as audit:
         audit.target_type, audit.detail = "MemorySession", f"timeline {name}"
-        return await graph.in_transaction(work)
+        return await _committed(graph, artifacts, await graph.in_transaction(work), audit)

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from app.artifacts.store import make_client
 from app.model.enums import Role
 from app.settings import Settings
 from tests.integration import session_helpers as h
@@ -134,6 +135,44 @@ def test_delete_entry_soft_and_timeline_hard(alice: Caller) -> None:
     # Reads show live entries only: the soft-deleted one is hidden, the hard-deleted ones gone.
     kept = {e["id"]: e["active"] for e in state["entries"]}
     assert kept == {a["id"]: True}
+
+
+ATTACH_TO_ENTRY = """mutation($id: ID!, $b64: String!) {
+  attachMemoryArtifact(recordId: $id, kind: "transcript", contentBase64: $b64) { id uri } }"""
+PURGE_ENTRY = """mutation($id: ID!) {
+  deleteSessionEntry(id: $id, hard: true) { sessionId count objectsDeleted } }"""
+PURGE_TIMELINE = """mutation($sid: ID!, $t: String!) {
+  deleteSessionTimeline(sessionId: $sid, timeline: $t, hard: true) { count objectsDeleted } }"""
+
+
+def test_hard_deleted_entries_take_their_artifacts_and_unshared_objects(
+    settings: Settings, alice: Caller, neo4j_session: Any
+) -> None:
+    sid = h.start(alice)["id"]
+    first = h.put(alice, sid, "the call")
+    second = h.put(alice, sid, "the same call, kept elsewhere", timeline="copies")
+    data = base64.b64encode(b"Alice: hello\nBrad: hi there\n").decode()
+    attached = [
+        alice.data(ATTACH_TO_ENTRY, {"id": entry["id"], "b64": data})["attachMemoryArtifact"]
+        for entry in (first, second)
+    ]
+    assert attached[0]["uri"] == attached[1]["uri"]  # content-addressed: one object, shared
+    s3 = make_client(settings)
+    key = attached[0]["uri"].removeprefix(f"s3://{settings.s3_bucket}/")
+
+    def artifacts_left() -> int:
+        ids = [a["id"] for a in attached]
+        query = "MATCH (a:MemoryArtifact) WHERE a.id IN $ids RETURN count(a) AS n"
+        return int(neo4j_session.run(query, ids=ids).single()["n"])
+
+    purged = alice.data(PURGE_ENTRY, {"id": first["id"]})["deleteSessionEntry"]
+    assert purged == {"sessionId": sid, "count": 1, "objectsDeleted": 0}
+    assert artifacts_left() == 1
+    assert s3.stat_object(settings.s3_bucket, key).size > 0  # the other entry still points at it
+    timeline = alice.data(PURGE_TIMELINE, {"sid": sid, "t": "copies"})["deleteSessionTimeline"]
+    assert timeline == {"count": 1, "objectsDeleted": 1}
+    assert artifacts_left() == 0
+    assert not list(s3.list_objects(settings.s3_bucket, prefix=key))
 
 
 def test_flush_writes_one_summary_linked_to_every_live_entry(alice: Caller) -> None:

@@ -55,10 +55,16 @@ class SessionMutations:
         self, info: Info, id: strawberry.ID, hard: bool = False
     ) -> o.DeletedSessionEntries:
         deleted = await session_deletes.delete_entry(
-            info.context.graph, principal=info.context.caller(), entry_id=id, hard=hard
+            info.context.graph,
+            info.context.services.artifacts,
+            principal=info.context.caller(),
+            entry_id=id,
+            hard=hard,
         )
         return o.DeletedSessionEntries(
-            session_id=strawberry.ID(deleted.session_id), count=deleted.count
+            session_id=strawberry.ID(deleted.session_id),
+            count=deleted.count,
+            objects_deleted=deleted.objects,
         )
 
     @strawberry.mutation(description="Delete every live entry of one timeline of an open session.")
@@ -67,13 +73,16 @@ class SessionMutations:
     ) -> o.DeletedSessionEntries:
         deleted = await session_deletes.delete_timeline(
             info.context.graph,
+            info.context.services.artifacts,
             principal=info.context.caller(),
             session_id=session_id,
             timeline=timeline,
             hard=hard,
         )
         return o.DeletedSessionEntries(
-            session_id=strawberry.ID(deleted.session_id), count=deleted.count
+            session_id=strawberry.ID(deleted.session_id),
+            count=deleted.count,
+            objects_deleted=deleted.objects,
         )
 
     @strawberry.mutation(

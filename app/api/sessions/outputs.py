@@ -27,6 +27,11 @@ class StartSessionPayload:
 class DeletedSessionEntries:
     session_id: strawberry.ID
     count: int
+    objects_deleted: int = strawberry.field(
+        default=0,
+        description="Stored objects (long content, attachments) removed with hard-deleted "
+        "entries, once nothing else pointed at them.",
+    )
 
 
 @strawberry.type
