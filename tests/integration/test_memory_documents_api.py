@@ -27,6 +27,10 @@ PROC_HISTORY = """query($agent: String!, $name: String!) {
 SEARCH = """query($text: String!, $mode: SearchMode!, $where: MemoryWhere, $k: Int! = 10) {
   searchMemories(text: $text, mode: $mode, where: $where, k: $k) {
     score why record { id key kind namespace text } } }"""
+SEARCH_RELATED = """query($text: String!) {
+  searchMemories(text: $text, mode: KEYWORD) { record { key artifacts { kind } } } }"""
+ATTACH_NOTE = """mutation($id: ID!) {
+  attachMemoryArtifact(recordId: $id, kind: "notes", contentBase64: "aGk=") { id } }"""
 SEARCH_PROCS = """query($agent: String!, $text: String!) {
   searchProcedures(agent: $agent, text: $text, mode: KEYWORD) { record { key } } }"""
 
@@ -139,3 +143,9 @@ def test_search_memories_with_filters(alice: Caller, bob: Caller) -> None:
     assert semantic["searchMemories"][0]["record"]["key"] in {"a1", "a2", "hike-plan"}
     procs = alice.data(SEARCH_PROCS, {"agent": "brad", "text": "hiking"})["searchProcedures"]
     assert [h["record"]["key"] for h in procs] == ["hike-plan"]
+    # Relationships selected under a hit's record are read too (one query for all the hits).
+    a1 = next(h["record"]["id"] for h in hits if h["record"]["key"] == "a1")
+    alice.data(ATTACH_NOTE, {"id": a1})
+    with_related = alice.data(SEARCH_RELATED, {"text": "hiking"})["searchMemories"]
+    related = {h["record"]["key"]: h["record"]["artifacts"] for h in with_related}
+    assert related == {"a1": [{"kind": "notes"}], "a2": [], "hike-plan": []}

@@ -10,8 +10,8 @@ import strawberry
 from app.api.context import Info
 from app.api.memory import outputs as o
 from app.api.memory.inputs import MemoryWhere
+from app.api.memory.nodes import as_nodes, root, under
 from app.api.search import inputs as _search_inputs  # noqa: F401 - registers SearchMode
-from app.api.types.memory import MemoryRecord
 from app.domain import memory_documents as docs
 from app.domain.memory_search import search_memories
 from app.model.enums import MemoryKind
@@ -30,9 +30,13 @@ async def _hits(
         k=k,
         where=where,
     )
+    # The hits' records with what the caller selected under `record` (versions, artifacts,
+    # ...): one more query for all of them, only when relationships are selected.
+    selections = under(root(info).selections, "record")
+    records = await as_nodes(info, "MemoryRecord", [hit.record for hit in hits], selections)
     return [
-        o.MemorySearchHit(record=MemoryRecord.from_row(hit.record), score=hit.score, why=hit.why)
-        for hit in hits
+        o.MemorySearchHit(record=record, score=hit.score, why=hit.why)
+        for record, hit in zip(records, hits, strict=True)
     ]
 
 
