@@ -8,10 +8,10 @@ Each comparison (a GraphQL read and its Cypher baseline, for both clients) is ti
 its cases taking turns call by call in a shuffled order (bench._common.timed_rounds), so that
 load from elsewhere on a shared machine hits GraphQL and its baseline, and both sizes, alike.
 
-GraphQL goes through a thin keep-alive HTTP client (bench._common.GraphQLClient); the nested
-read is also sent through httpx, to show what a heavier client adds. Two floors show the fixed
-cost of any request: GET /healthz (HTTP and middleware) and `{ __typename }` (plus the API key
-check and GraphQL execution, no Cypher).
+GraphQL goes through a thin keep-alive HTTP client (bench._common.GraphQLClient; bench
+plan_read shows what httpx adds). Two floors show the fixed cost of any request: GET /healthz
+(HTTP and middleware) and `{ __typename }` (plus the API key check and GraphQL execution, no
+Cypher).
 """
 
 from __future__ import annotations
@@ -24,7 +24,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import httpx
 from neo4j import Driver, GraphDatabase
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -103,32 +102,24 @@ def naive_nested(driver: Driver, database: str, client_id: str, plan_id: str) ->
 
 @dataclass
 class Subject:
-    """One demo client under test, with its API key's HTTP clients and sample records."""
+    """One demo client under test, with its API key's HTTP client and sample records."""
 
     tag: str
     plans: int
     client_id: str
     nodes: int
     thin: GraphQLClient
-    heavy: httpx.Client
     variant: str
     plan: str
 
 
 def comparisons(settings: Settings, driver: Driver, subject: Subject) -> list[dict[str, Any]]:
     """The cases of one client, grouped by what is compared with what."""
-    db, thin, heavy = settings.neo4j_database, subject.thin, subject.heavy
+    db, thin = settings.neo4j_database, subject.thin
     variant, plan = subject.variant, subject.plan
 
     def gql(query: str, record_id: str) -> Any:
         return lambda: thin.post(query, {"id": record_id})
-
-    def gql_httpx(query: str, record_id: str) -> Any:
-        def call() -> None:
-            body = heavy.post("/graphql", json={"query": query, "variables": {"id": record_id}})
-            assert "errors" not in body.json(), body.text
-
-        return call
 
     def cypher(query: str, record_id: str) -> Any:
         params = {"id": record_id, "client_id": subject.client_id}
@@ -146,7 +137,6 @@ def comparisons(settings: Settings, driver: Driver, subject: Subject) -> list[di
         {
             "nested GraphQL": gql(NESTED, plan),
             "nested Cypher": cypher(NESTED_CYPHER, plan),
-            "nested GraphQL (httpx client)": gql_httpx(NESTED, plan),
         },
         {
             "floor: GET /healthz": lambda: thin.get("/healthz"),
@@ -190,11 +180,6 @@ def subject(settings: Settings, driver: Driver, tag: str, plans: int, port: int)
         client_id=client_id,
         nodes=nodes,
         thin=GraphQLClient(port, key.secret),
-        heavy=httpx.Client(
-            base_url=f"http://127.0.0.1:{port}",
-            headers={"Authorization": f"Bearer {key.secret}"},
-            timeout=60,
-        ),
         variant=sample["variant"],
         plan=sample["plan"],
     )
@@ -210,9 +195,6 @@ def ratios_of(rows: dict[str, dict[str, float]]) -> dict[str, float]:
             ratios[f"{tag} {what} GraphQL/Cypher p50"] = ratio(
                 f"{tag}: {what} GraphQL", f"{tag}: {what} Cypher"
             )
-        ratios[f"{tag} nested GraphQL (httpx client)/Cypher p50"] = ratio(
-            f"{tag}: nested GraphQL (httpx client)", f"{tag}: nested Cypher"
-        )
         ratios[f"{tag} nested naive/GraphQL p50"] = ratio(
             f"{tag}: nested naive per-field", f"{tag}: nested GraphQL"
         )
@@ -246,7 +228,6 @@ def main() -> None:
             rows = measure(settings, driver, subjects, args.runs)
             for one in subjects:
                 one.thin.close()
-                one.heavy.close()
     finally:
         server.terminate()
         server.wait(timeout=30)
