@@ -32,6 +32,11 @@ WORKSPACE_KINDS = (MemoryKind.SEMANTIC.value, MemoryKind.PROCEDURAL.value)
 VISIBLE = (
     "(r.agent IS NULL OR r.agent = $agent_name) AND (r.subject IS NULL OR r.subject = $subject)"
 )
+# The workspace section reads index memory_record_workspace_order in order and stops at the limit
+# (a client's 100k records were sorted in full before: 1-2 s). Neo4j backs the ORDER BY by the
+# index only when it names every key of the index, the equal leading ones included, in one
+# direction, and when no OR splits the seek: hence the liveness test as coalesce(...), the
+# IS NOT NULL conditions (index entries need every key) and the id as the last key.
 CANDIDATES = f"""
 RETURN
   COLLECT {{
@@ -41,9 +46,17 @@ RETURN
     RETURN {RECORD_MAP}
   }} AS session,
   COLLECT {{
-    MATCH (r:MemoryRecord {{client_id: $client_id}})
-    WHERE r.kind IN $kinds AND r.session_id IS NULL AND {LIVE} AND {VISIBLE}
-    WITH r ORDER BY r.priority DESC, r.updated_at DESC, r.id LIMIT $limit
+    UNWIND $kinds AS kind
+    CALL (kind) {{
+      MATCH (r:MemoryRecord {{client_id: $client_id, kind: kind}})
+      WHERE r.priority IS NOT NULL AND r.updated_at IS NOT NULL AND r.id IS NOT NULL
+        AND r.session_id IS NULL AND r.active AND coalesce(r.expires_at > $now, true)
+        AND {VISIBLE}
+      WITH r ORDER BY r.client_id DESC, r.kind DESC, r.priority DESC, r.updated_at DESC,
+        r.id DESC LIMIT $limit
+      RETURN r
+    }}
+    WITH r ORDER BY r.priority DESC, r.updated_at DESC, r.id DESC LIMIT $limit
     RETURN {RECORD_MAP}
   }} AS workspace,
   COLLECT {{
