@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
@@ -40,44 +41,33 @@ def _atoms_only(items: list[Any]) -> bool:
 
 def exported(record: Record) -> dict[str, Any]:
     """`record.data()`, the same values, without walking what needs no conversion."""
-    return {key: _export(value) for key, value in record.items()}
-
-
-def _export(value: Any) -> Any:
-    kind = value.__class__
-    if kind in _ATOMS:
-        return value
-    if kind is dict:
-        for key, item in value.items():
-            if item.__class__ not in _ATOMS:
-                value[key] = _export(item)
-        return value
-    if kind is list:
-        if not _atoms_only(value):
-            value[:] = [_export(item) for item in value]
-        return value
-    return _EXPORTER.transform(value)
+    return {key: _in_place(value, _EXPORTER.transform) for key, value in record.items()}
 
 
 def exported_plain(record: Record) -> dict[str, Any]:
     """`plain(record.data())` in one pass."""
-    return {key: _plain_export(value) for key, value in record.items()}
+    return {key: _in_place(value, _plain_leaf) for key, value in record.items()}
 
 
-def _plain_export(value: Any) -> Any:
+def _plain_leaf(value: Any) -> Any:
+    return plain(_EXPORTER.transform(value))
+
+
+def _in_place(value: Any, convert: Callable[[Any], Any]) -> Any:
+    """`value` with every map and list walked in place and anything else but atoms converted."""
     kind = value.__class__
     if kind in _ATOMS:
         return value
     if kind is dict:
         for key, item in value.items():
             if item.__class__ not in _ATOMS:
-                value[key] = _plain_export(item)
+                value[key] = _in_place(item, convert)
         return value
     if kind is list:
         if not _atoms_only(value):
-            value[:] = [_plain_export(item) for item in value]
+            value[:] = [_in_place(item, convert) for item in value]
         return value
-    return plain(_EXPORTER.transform(value))
+    return convert(value)
 
 
 def plain(value: Any) -> Any:

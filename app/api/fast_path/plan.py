@@ -26,7 +26,7 @@ from graphql.execution.values import VariableValues
 from app.api.fast_path.cache import CompleterCache, directive_variables
 from app.api.fast_path.shapes import FieldShape, TypeShape, shape_of
 from app.api.fast_path.values import Completer, is_leaf, leaf, reading, wrapped
-from app.api.types.base import property_value
+from app.api.types.base import text_converter
 from app.graph.registry import Entity
 
 Getter = Callable[[Any], Any]
@@ -198,7 +198,12 @@ class Planner:
 def _row_property(
     model: Entity, name: str, output_type: GraphQLOutputType, complete: Completer
 ) -> Getter:
-    if name in model.jsons or name in model.datetimes:
-        return lambda row: complete(property_value(model, name, row.get(name)))
-    # property_value is the identity for every other property.
-    return reading(output_type, complete, name, row=True)
+    convert = text_converter(model, name)
+    if convert is None:  # taken as the row holds it, as from_row does
+        return reading(output_type, complete, name, row=True)
+
+    def converted(row: dict[str, Any]) -> Any:
+        value = row.get(name)
+        return complete(convert(value) if isinstance(value, str) else value)
+
+    return converted

@@ -4,6 +4,7 @@ the alias the compiler keyed them under. Every node type names its model label o
 # No `from __future__ import annotations` here: the resolver factories below build their
 # annotations from values at run time.
 import json
+from collections.abc import Callable
 from datetime import datetime
 from enum import Enum
 from typing import Annotated, Any, ClassVar, Optional, TypeVar
@@ -102,41 +103,40 @@ class NodeType:
         return node
 
 
-_ROW_FIELDS: dict[type, tuple[tuple[str, ...], tuple[tuple[str, Any], ...]]] = {}
+RowFields = tuple[tuple[str, ...], tuple[tuple[str, Callable[[str], Any]], ...]]
+_ROW_FIELDS: dict[type, RowFields] = {}
 
 
-def _row_fields(cls: type[NodeType]) -> tuple[tuple[str, ...], tuple[tuple[str, Any], ...]]:
+def _row_fields(cls: type[NodeType]) -> RowFields:
     """The type's fields that are model properties: those taken as they are, and those
-    converted from text (property_value, decided once per type)."""
-    found = _ROW_FIELDS.get(cls)
-    if found is None:
-        model = entity(cls.__model__)
-        names = [
-            field.python_name
-            for field in cls.__strawberry_definition__.fields  # type: ignore[attr-defined]
-            if field.python_name in model.properties
-        ]
-        converters = {
-            **dict.fromkeys(model.datetimes, parse_datetime),
-            **dict.fromkeys(model.jsons, json.loads),
-        }
-        plain = tuple(name for name in names if name not in converters)
-        converted = tuple((name, converters[name]) for name in names if name in converters)
-        found = _ROW_FIELDS[cls] = (plain, converted)
-    return found
+    converted from text with their converter (decided once per type)."""
+    if cls not in _ROW_FIELDS:
+        _ROW_FIELDS[cls] = _split_fields(cls)
+    return _ROW_FIELDS[cls]
 
 
-def property_value(model: Entity, name: str, value: Any) -> Any:
-    """A row's property value as the node type holds it (JSON and datetimes travel as text).
+def _split_fields(cls: type[NodeType]) -> RowFields:
+    model = entity(cls.__model__)
+    names = [
+        field.python_name
+        for field in cls.__strawberry_definition__.fields  # type: ignore[attr-defined]
+        if field.python_name in model.properties
+    ]
+    converters = {name: text_converter(model, name) for name in names}
+    plain = tuple(name for name, convert in converters.items() if convert is None)
+    converted = tuple((name, c) for name, c in converters.items() if c is not None)
+    return plain, converted
 
-    The identity for properties that are neither JSON nor datetimes; app/api/fast_path relies
-    on that, and on this being the only conversion from_row does.
-    """
-    if name in model.jsons and isinstance(value, str):
-        return json.loads(value)
-    if name in model.datetimes and isinstance(value, str):
-        return parse_datetime(value)
-    return value
+
+def text_converter(model: Entity, name: str) -> Callable[[str], Any] | None:
+    """How a property that travels as text becomes the value the node type holds: JSON and
+    datetimes; None for every other property, taken as it is (from_row and app/api/fast_path
+    both convert with this and nothing else)."""
+    if name in model.jsons:
+        return json.loads
+    if name in model.datetimes:
+        return parse_datetime
+    return None
 
 
 def node_type(label: str) -> Any:
