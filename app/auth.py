@@ -2,19 +2,18 @@
 
 from __future__ import annotations
 
-import json
-import time
-
-from graphql import FieldNode, GraphQLError, OperationDefinitionNode, parse
 from starlette.requests import Request
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
 
-from app.domain.apikeys import authenticate, hash_secret
+from app.api.errors import send_unavailable
+from app.api.introspection import KeylessIntrospection, selects_only_introspection
+from app.api.request_body import BadBody, parse_json, request_json
+from app.domain.errors import Unavailable
 from app.domain.principal import Principal
 from app.graph.executor import GraphExecutor
-from app.middleware import send_json
+from app.key_cache import KeyResolver
+from app.middleware import error_body, send_json
 
-CACHE_SECONDS = 30.0
 UNAUTHENTICATED = {
     "errors": [
         {
@@ -46,65 +45,43 @@ def only_introspection(body: bytes) -> bool:
     """True for a POST whose every operation selects only `__schema`, `__type`, `__typename`.
 
     The schema is public (schema.graphql is published), and GraphiQL introspects before the
-    user has pasted a key; nothing else is answered without one.
+    user has pasted a key; nothing else is answered without one (app/api/introspection.py).
     """
     try:
-        document = parse(json.loads(body)["query"])
-    except (ValueError, KeyError, TypeError, GraphQLError):
+        return selects_only_introspection(parse_json(body))
+    except BadBody:
         return False
-    operations = [d for d in document.definitions if isinstance(d, OperationDefinitionNode)]
-    if not operations or len(operations) != len(document.definitions):
-        return False
-    return all(
-        isinstance(selection, FieldNode) and selection.name.value.startswith("__")
-        for operation in operations
-        for selection in operation.selection_set.selections
-    )
-
-
-def _replay(body: bytes) -> Receive:
-    async def receive() -> Message:
-        return {"type": "http.request", "body": body, "more_body": False}
-
-    return receive
-
-
-class KeyCache:
-    """Keeps resolved keys briefly so each request does not pay a lookup; revocation lags by it."""
-
-    def __init__(self, ttl_s: float = CACHE_SECONDS) -> None:
-        self.ttl_s = ttl_s
-        self._entries: dict[str, tuple[float, Principal]] = {}
-
-    def get(self, key_hash: str) -> Principal | None:
-        entry = self._entries.get(key_hash)
-        if entry is None or entry[0] < time.monotonic():
-            return None
-        return entry[1]
-
-    def put(self, key_hash: str, principal: Principal) -> None:
-        if len(self._entries) > 10_000:
-            self._entries.clear()
-        self._entries[key_hash] = (time.monotonic() + self.ttl_s, principal)
 
 
 class RequireApiKey:
-    def __init__(self, app: ASGIApp, *, graph: GraphExecutor) -> None:
+    def __init__(
+        self, app: ASGIApp, *, graph: GraphExecutor, keyless: KeylessIntrospection
+    ) -> None:
         self.app = app
         self.graph = graph
-        self.cache = KeyCache()
+        self.keyless = keyless
+        self.keys = KeyResolver(graph)  # revoked or expired keys refused within a second
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         request = Request(scope, receive)
         if wants_ide(request):
             await self.app(scope, receive, send)
             return
-        principal = await self._principal(presented_key(request))
+        try:
+            principal = await self._principal(presented_key(request))
+        except Unavailable as error:  # the key cannot be checked: retry later, not 401 or 500
+            await send_unavailable(send, error)
+            return
         if principal is None:
             if request.method == "POST":
                 body = await request.body()
-                if only_introspection(body):
-                    await self.app(scope, _replay(body), send)
+                try:
+                    parsed = request_json(scope, body)
+                except BadBody as error:  # 400 with or without a key, before the 401
+                    await send_json(send, 400, error_body(error.message, "BAD_REQUEST"))
+                    return
+                if parsed is not None and selects_only_introspection(parsed):
+                    await self.keyless(scope, body, send)
                     return
             await send_json(send, 401, UNAUTHENTICATED)
             return
@@ -112,13 +89,4 @@ class RequireApiKey:
         await self.app(scope, receive, send)
 
     async def _principal(self, secret: str | None) -> Principal | None:
-        if not secret:
-            return None
-        key_hash = hash_secret(secret)
-        cached = self.cache.get(key_hash)
-        if cached is not None:
-            return cached
-        principal = await authenticate(self.graph, secret=secret)
-        if principal is not None:
-            self.cache.put(key_hash, principal)
-        return principal
+        return await self.keys.principal(secret)

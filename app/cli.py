@@ -10,6 +10,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from app.services.keys_cli import add_expiry_options, add_keys_parser, expiry_from, run_keys
 from app.settings import Settings, load_settings
 
 REPO = Path(__file__).resolve().parents[1]
@@ -29,6 +30,8 @@ def _parser() -> argparse.ArgumentParser:
     key.add_argument("--client", required=True, help="client name; created if new")
     key.add_argument("--role", default="agent", choices=["agent", "reviewer", "analyst", "admin"])
     key.add_argument("--agent-name", default=None)
+    add_expiry_options(key)
+    add_keys_parser(commands)
     demo = commands.add_parser("demo", help="generate a realistic demo client (plans, assets...)")
     demo.add_argument("--client", required=True, help="client name; created if new")
     demo.add_argument("--plans", type=int, required=True, help="plans (~107 nodes each)")
@@ -62,6 +65,7 @@ def main(argv: list[str] | None = None) -> int:
         "services": _services,
         "migrate": _migrate,
         "create-key": _create_key,
+        "keys": run_keys,
         "demo": _demo,
         "bench": _bench,
         "test": _test,
@@ -152,13 +156,26 @@ def _migrate(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def _create_key(settings: Settings, args: argparse.Namespace) -> int:
+    from app.domain.errors import AppError
     from app.model.enums import Role
     from app.services.admin import create_key
 
+    try:
+        expires_at = expiry_from(args)
+    except AppError as error:
+        print(f"create-key: {error.message}", file=sys.stderr)
+        return 2
     issued = asyncio.run(
-        create_key(settings, client=args.client, role=Role(args.role), agent_name=args.agent_name)
+        create_key(
+            settings,
+            client=args.client,
+            role=Role(args.role),
+            agent_name=args.agent_name,
+            expires_at=expires_at,
+        )
     )
-    print(f"client_id={issued.principal.client_id} role={args.role} key_id={issued.key_id}")
+    expiry = f" expires_at={expires_at.isoformat()}" if expires_at else ""
+    print(f"client_id={issued.principal.client_id} role={args.role} key_id={issued.key_id}{expiry}")
     print(issued.secret)
     return 0
 

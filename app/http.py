@@ -2,28 +2,31 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from neo4j import AsyncGraphDatabase
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import Receive, Scope, Send
 
 from app.api.context import Services
 from app.api.http_view import GraphQLApp
+from app.api.introspection import KeylessIntrospection
 from app.artifacts.store import ArtifactStore, make_client
 from app.auth import RequireApiKey
+from app.domain.errors import retry_hint
 from app.domain.principal import Principal
-from app.graph.executor import GraphExecutor
+from app.graph.executor import GraphExecutor, driver_timeouts
 from app.graph.migrations import migrate
-from app.middleware import BodyLimit, RequestLog
+from app.middleware import BodyLimit, BodyTimeout, LastResort, RequestLog, http_error
 from app.model.enums import Role
+from app.readiness import metrics, readyz
 from app.retrieval.embedder import Embedder
 from app.retrieval.indexing import TextLoader
 from app.retrieval.worker import EmbeddingWorker
@@ -40,13 +43,20 @@ async def open_services(settings: Settings, *, apply_migrations: bool = True) ->
         auth=(settings.neo4j_user, settings.neo4j_password.get_secret_value()),
         # Planner notices (e.g. a property no record has yet) are not errors; keep logs clean.
         notifications_min_severity="OFF",
+        **driver_timeouts(settings.dependency_timeout_s),
     )
     await driver.verify_connectivity()
-    graph = GraphExecutor(driver, database=settings.neo4j_database)
+    graph = GraphExecutor(
+        driver, database=settings.neo4j_database, timeout_s=settings.dependency_timeout_s
+    )
     if apply_migrations:
-        report = await migrate(graph)
+        report = await migrate(graph.unbounded())
         log.info("schema at version %d", report.current_version)
-    artifacts = ArtifactStore(make_client(settings), bucket=settings.s3_bucket)
+    artifacts = ArtifactStore(
+        make_client(settings),
+        bucket=settings.s3_bucket,
+        retry_after_s=retry_hint(settings.dependency_timeout_s),
+    )
     await artifacts.ensure_bucket()
     embedder = Embedder(
         model_name=settings.embedding_model,
@@ -79,39 +89,6 @@ async def healthz(request: Request) -> Response:
     return JSONResponse({"status": "ok"})
 
 
-async def readyz(request: Request) -> Response:
-    services: Services = request.app.state.services
-    checks: dict[str, str] = {}
-    try:
-        await services.graph.read("RETURN 1 AS ok")
-        checks["neo4j"] = "ok"
-    except Exception as error:  # noqa: BLE001 - readiness reports any failure
-        checks["neo4j"] = f"error: {type(error).__name__}"
-    try:
-        bucket = services.artifacts.bucket
-        exists = await asyncio.to_thread(services.artifacts.client.bucket_exists, bucket)
-        checks["s3"] = "ok" if exists else f"error: bucket {bucket} missing"
-    except Exception as error:  # noqa: BLE001
-        checks["s3"] = f"error: {type(error).__name__}"
-    ready = all(value == "ok" for value in checks.values())
-    details: dict[str, object] = {
-        "embedder": "loaded" if services.embedder.loaded else "lazy (not loaded yet)",
-        "embedding": services.indexer.status.details(),
-    }
-    background = getattr(request.app.state, "memory_background", None)
-    if background is not None:
-        details |= background.details()
-    body = {"status": "ready" if ready else "not ready", "checks": checks, "details": details}
-    return JSONResponse(body, status_code=200 if ready else 503)
-
-
-async def metrics(request: Request) -> Response:
-    services: Services = request.app.state.services
-    return PlainTextResponse(
-        services.indexer.status.metrics(), media_type="text/plain; version=0.0.4"
-    )
-
-
 class GraphQLEndpoint:
     """An ASGI endpoint (so /graphql needs no trailing slash) that defers to the lifespan's app."""
 
@@ -127,7 +104,10 @@ def create_app(settings: Settings) -> Starlette:
         services = await open_services(settings)
         app.state.services = services
         graphql = GraphQLApp(services, local_ide_assets=ide_assets is not None)
-        app.state.graphql = RequireApiKey(graphql, graph=services.graph)
+        keyless = KeylessIntrospection(
+            graphql, per_minute=settings.keyless_introspection_per_minute
+        )
+        app.state.graphql = RequireApiKey(graphql, graph=services.graph, keyless=keyless)
         app.state.memory_background = start_memory_background(services)
         if settings.embedding_worker_in_process:
             services.indexer.start()
@@ -149,7 +129,11 @@ def create_app(settings: Settings) -> Starlette:
     app = Starlette(
         routes=routes,
         lifespan=lifespan,
+        exception_handlers={HTTPException: http_error},
     )
+    # Outermost last: every request gets an id first, and nothing escapes as plain text.
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(BodyTimeout, seconds=settings.body_timeout_s)
+    app.add_middleware(LastResort)
     app.add_middleware(RequestLog)
     return app

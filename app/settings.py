@@ -47,6 +47,13 @@ class Settings(BaseSettings):
     s3_secure: bool = False
     local_s3: bool | None = None
     s3proxy_version: str = "4.1.0"
+    # Where the local s3proxy lives, its buckets included (default: its jar, configuration and
+    # logs in cache_dir/s3proxy-<version>, buckets in cache_dir/s3data). `bench faults` runs its
+    # own server, which it kills and restarts, beside the shared one.
+    s3_home_dir: Path | None = None
+    # How long a request waits for Neo4j or object storage (connect, pool, retries, each call)
+    # before it is answered UNAVAILABLE (HTTP 503); also the Retry-After hint.
+    dependency_timeout_s: float = Field(default=5.0, gt=0, le=300)
 
     embedding_model: str = "all-MiniLM-L6-v2"
     embedding_dimensions: int = 384
@@ -64,6 +71,16 @@ class Settings(BaseSettings):
     max_query_depth: int = Field(default=12, ge=2)
     max_aliases: int = Field(default=30, ge=1)
     max_tokens: int = Field(default=2_000, ge=50)
+    # Fields an operation selects once every fragment spread is expanded (a fragment spread
+    # twice counts twice), and how deep a JSON scalar input may nest.
+    max_fields: int = Field(default=5_000, ge=10)
+    max_json_depth: int = Field(default=32, ge=1, le=64)
+    # Introspection without an API key: requests per minute per remote address (429 beyond).
+    keyless_introspection_per_minute: int = Field(default=30, ge=1)
+    # Slow clients: a connection whose request headers, or a request whose body, have not all
+    # arrived within these many seconds is answered 408 and closed.
+    header_timeout_s: float = Field(default=10.0, gt=0, le=600)
+    body_timeout_s: float = Field(default=30.0, gt=0, le=3_600)
     # Performance metric ingest: metrics per UNWIND transaction, and per request.
     metric_batch_size: int = Field(default=1_000, ge=1, le=10_000)
     metric_ingest_max: int = Field(default=10_000, ge=1)
@@ -92,6 +109,9 @@ class Settings(BaseSettings):
     access_log_enabled: bool = True
     access_log_flush_ms: int = Field(default=200, ge=1, le=60_000)
     access_log_batch: int = Field(default=500, ge=1, le=10_000)
+    # Idempotent creates (issue 11): how long a retry with the same idempotencyKey gets the
+    # first result; expired keys are purged by the memory sweeper's schedule.
+    idempotency_retention_s: float = Field(default=86_400.0, gt=0, le=30 * 86_400)
     # GraphQL fast path (app/api/fast_path): completes node-type results straight from the
     # compiled query's rows instead of field by field in graphql-core; same responses. Off:
     # every field goes through graphql-core (for comparison or if a difference is suspected).
@@ -142,8 +162,12 @@ class Settings(BaseSettings):
         return self.neo4j_home_dir or self.cache_dir / f"neo4j-{self.neo4j_version}"
 
     @cached_property
+    def s3_home(self) -> Path:
+        return self.s3_home_dir or self.cache_dir / f"s3proxy-{self.s3proxy_version}"
+
+    @cached_property
     def s3_data_dir(self) -> Path:
-        return self.cache_dir / "s3data"
+        return self.s3_home_dir / "data" if self.s3_home_dir else self.cache_dir / "s3data"
 
 
 def load_settings() -> Settings:

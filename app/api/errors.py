@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Iterator
 from typing import Any
 
 from graphql import GraphQLError
+from starlette.types import Send
 from strawberry.extensions import SchemaExtension
 
-from app.domain.errors import AppError
+from app.domain.errors import AppError, Unavailable
 
 log = logging.getLogger("app.api")
 MASKED_MESSAGE = "Unexpected error; it was logged. Report the request id to the operators."
+UNAVAILABLE = Unavailable.code
 
 
 def shaped(error: GraphQLError) -> GraphQLError:
@@ -20,8 +23,10 @@ def shaped(error: GraphQLError) -> GraphQLError:
     if original is None and "code" in (error.extensions or {}):
         return error
     if original is None or isinstance(original, GraphQLError):
-        # Parse, validation, variable coercion and limiter errors say what to fix already.
-        return _with_code(error, "GRAPHQL_VALIDATION", {})
+        # Parse, validation, variable coercion and limiter errors say what to fix already; an
+        # input value refused at the edge (app/api/text_input.py) keeps its code, VALIDATION.
+        code = (error.extensions or {}).get("code", "GRAPHQL_VALIDATION")
+        return _with_code(error, code, {})
     if isinstance(original, AppError):
         return _with_code(error, original.code, original.details, message=original.message)
     log.error("unexpected error in %s", error.path, exc_info=original)
@@ -62,3 +67,46 @@ def answer_extensions(context: Any) -> dict[str, Any]:
     if getattr(context, "wants_round_trips", False):
         return {"extensions": {"cypherRoundTrips": context.round_trips.count}}
     return {}
+
+
+def retry_after(response: Any) -> int | None:
+    """The longest `retryAfterSeconds` of the UNAVAILABLE errors in a response (or a batch of
+    them); None when it has none."""
+    answers = response if isinstance(response, list) else [response]
+    hints = [
+        int((error.get("extensions") or {}).get("retryAfterSeconds") or 1)
+        for answer in answers
+        if isinstance(answer, dict)
+        for error in answer.get("errors") or []
+        if isinstance(error, dict) and (error.get("extensions") or {}).get("code") == UNAVAILABLE
+    ]
+    return max(hints) if hints else None
+
+
+def http_status(response: Any) -> tuple[int, list[tuple[bytes, bytes]]]:
+    """HTTP status and extra headers of a GraphQL response: 503 with Retry-After when Neo4j or
+    object storage was unavailable (the client should retry), else 200."""
+    seconds = retry_after(response)
+    if seconds is None:
+        return 200, []
+    return 503, [(b"retry-after", str(seconds).encode())]
+
+
+def unavailable_body(error: Unavailable) -> dict[str, Any]:
+    """The response to a request that failed on an outage before GraphQL execution."""
+    extensions = {"code": error.code, **error.details}
+    return {"errors": [{"message": error.message, "extensions": extensions}]}
+
+
+async def send_unavailable(send: Send, error: Unavailable) -> None:
+    """Answer 503 + Retry-After for an outage met outside GraphQL (the API key lookup)."""
+    body = unavailable_body(error)
+    payload = json.dumps(body).encode()
+    status, extra_headers = http_status(body)
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(payload)).encode()),
+        *extra_headers,
+    ]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": payload})

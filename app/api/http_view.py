@@ -13,7 +13,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from cross_web import HTTPException
 from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
 from starlette.types import Message, Receive, Scope, Send
 from strawberry.asgi import GraphQL
 from strawberry.exceptions import MissingQueryError
@@ -21,18 +23,26 @@ from strawberry.http import GraphQLHTTPResponse
 from strawberry.schema.exceptions import CannotGetOperationTypeError, InvalidOperationTypeError
 from strawberry.types import ExecutionResult
 from strawberry.types.graphql import OperationType
+from strawberry.types.unset import UNSET
 
 from app.api.context import RequestContext, Services
-from app.api.errors import answer_extensions, shaped
+from app.api.errors import answer_extensions, http_status, shaped, unavailable_body
 from app.api.read_learning import ReadLearning
 from app.api.read_plans import STATS, ReadPlans
+from app.api.request_body import BadBody, parse_json, request_json
 from app.api.schema import build_schema
+from app.domain.errors import Unavailable
 from app.graph.executor import start_counting
+from app.middleware import error_body, http_error_code
 from app.services.graphiql_assets import localised
 
 POST_OPERATIONS = OperationType.from_http("POST")
 STREAMING_ACCEPT = ("multipart/mixed", "text/event-stream")
 REQUEST_KEYS = frozenset({"query", "variables", "operationName", "extensions"})
+
+
+def refusal(status: int, message: str) -> Response:
+    return JSONResponse(error_body(message, http_error_code(status)), status_code=status)
 
 
 def single_operation(scope: Scope, body: bytes) -> dict[str, Any] | None:
@@ -43,9 +53,9 @@ def single_operation(scope: Scope, body: bytes) -> dict[str, Any] | None:
     if content_type != b"application/json" or any(kind in accept for kind in STREAMING_ACCEPT):
         return None
     try:
-        data = json.loads(body)
-    except ValueError:
-        return None
+        data = request_json(scope, body)
+    except BadBody:
+        return None  # the view answers 400
     if not isinstance(data, dict) or not REQUEST_KEYS.issuperset(data):
         return None
     kinds = (
@@ -77,11 +87,13 @@ def replay(body: bytes) -> Receive:
 
 async def _send_json(send: Send, body: Any) -> None:
     payload = json.dumps(body, separators=(",", ":")).encode()
+    status, extra_headers = http_status(body)
     headers = [
         (b"content-type", b"application/json"),
         (b"content-length", str(len(payload)).encode()),
+        *extra_headers,
     ]
-    await send({"type": "http.response.start", "status": 200, "headers": headers})
+    await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": payload})
 
 
@@ -103,10 +115,30 @@ class GraphQLApp(GraphQL[RequestContext, None]):
             await super().__call__(scope, receive, send)
             return
         body = await read_body(receive)
+        try:
+            request_json(scope, body)
+        except BadBody as error:
+            await refusal(400, error.message)(scope, receive, send)
+            return
         operation = single_operation(scope, body)
         answered = operation is not None and await self._answer(scope, operation, send)
         if not answered:
             await super().__call__(scope, replay(body), send)
+
+    async def run(self, request: Any, context: Any = UNSET, root_value: Any = UNSET) -> Any:
+        """strawberry's view, whose HTTP errors (no query, a batch, an unsupported content type,
+        a method it does not take) are answered in JSON with a code instead of plain text."""
+        try:
+            return await super().run(request, context, root_value)
+        except HTTPException as error:
+            return refusal(error.status_code, error.reason)
+
+    def decode_json(self, data: str | bytes) -> object:
+        """Every JSON strawberry's view parses (GET parameters, multipart fields) is bounded."""
+        try:
+            return parse_json(data)
+        except BadBody as error:
+            raise HTTPException(400, error.message) from None
 
     async def _answer(self, scope: Scope, operation: dict[str, Any], send: Send) -> bool:
         """Executes and sends the response; False (nothing executed or sent) where strawberry's
@@ -117,7 +149,11 @@ class GraphQLApp(GraphQL[RequestContext, None]):
         plan = self.plans.find(query, name, variables) if self.plans is not None else None
         if plan is not None:
             context = await self.get_context(request, None)
-            data = await plan.answer(context, variables)
+            try:
+                data = await plan.answer(context, variables)
+            except Unavailable as error:  # strawberry would only meet the same outage again
+                await _send_json(send, unavailable_body(error))
+                return True
             if data is not None:
                 STATS.answered += 1
                 await _send_json(send, {"data": data, **answer_extensions(context)})
@@ -144,6 +180,16 @@ class GraphQLApp(GraphQL[RequestContext, None]):
             self.plans.learn(query, name, variables, context.learning, keys)
         await _send_json(send, await self.process_result(request, result))
         return True
+
+    def create_response(
+        self, response_data: GraphQLHTTPResponse | list[GraphQLHTTPResponse], sub_response: Response
+    ) -> Response:
+        response = super().create_response(response_data, sub_response)
+        status, extra_headers = http_status(response_data)
+        if status != 200:
+            response.status_code = status
+            response.headers.raw.extend(extra_headers)
+        return response
 
     async def process_result(self, request: Any, result: ExecutionResult) -> GraphQLHTTPResponse:
         if result.errors:

@@ -5,15 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 import strawberry
-from graphql import GraphQLError
+from graphql import ASTValidationRule, GraphQLError
 from strawberry.extensions import (
     AddValidationRules,
-    MaxAliasesLimiter,
     MaxTokensLimiter,
     ParserCache,
-    QueryDepthLimiter,
     ValidationCache,
 )
+from strawberry.scalars import JSON
 from strawberry.tools import merge_types
 
 from app.api import fast_fields
@@ -32,8 +31,10 @@ from app.api.episodes.queries import EpisodeQueries
 from app.api.errors import ErrorShaping
 from app.api.fast_path import FastExecutor
 from app.api.graph_queries import GraphQueries
+from app.api.keys.resolvers import ApiKeyMutations, ApiKeyQueries
 from app.api.lessons.mutations import LessonMutations
 from app.api.lessons.queries import LessonQueries
+from app.api.limits import limit_rule
 from app.api.lineage import LineageQueries
 from app.api.links.mutations import LinkMutations
 from app.api.links.queries import LinkQueries
@@ -49,6 +50,7 @@ from app.api.search.queries import SearchQueries
 from app.api.sessions.mutations import SessionMutations
 from app.api.sessions.queries import SessionQueries
 from app.api.task_context.queries import TaskContextQueries
+from app.api.text_input import guard_builtin_text_scalars, json_scalar
 from app.model.enums import Role
 from app.settings import Settings
 
@@ -94,6 +96,7 @@ Query = merge_types(
         DocumentQueries,
         MemorySearchQueries,
         MemoryAdminQueries,
+        ApiKeyQueries,
     ),
 )
 Mutation = merge_types(
@@ -114,6 +117,7 @@ Mutation = merge_types(
         MemoryMutations,
         DocumentMutations,
         MemoryAdminMutations,
+        ApiKeyMutations,
     ),
 )
 
@@ -124,15 +128,20 @@ class Schema(strawberry.Schema):
 
 
 def build_schema(settings: Settings) -> strawberry.Schema:
-    # The limit rules are built once so that every request validates with the same rule
+    # The limit rule is built once so that every request validates with the same rule
     # classes; only then does the validation cache hit (validation dominates small requests).
-    limit_rules = [
-        *QueryDepthLimiter(max_depth=settings.max_query_depth).validation_rules,
-        *MaxAliasesLimiter(max_alias_count=settings.max_aliases).validation_rules,
+    limit_rules: list[type[ASTValidationRule]] = [
+        limit_rule(
+            max_depth=settings.max_query_depth,
+            max_aliases=settings.max_aliases,
+            max_fields=settings.max_fields,
+        )
     ]
+    guard_builtin_text_scalars()
     built = Schema(
         query=Query,
         mutation=Mutation,
+        scalar_overrides={JSON: json_scalar(settings.max_json_depth)},
         extensions=[
             lambda: AddValidationRules(limit_rules),
             lambda: MaxTokensLimiter(max_token_count=settings.max_tokens),

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from app.domain.access_log_writer import AccessLogWriter
-from app.domain.errors import AppError, NotFound
+from app.domain.errors import AppError, NotFound, Unavailable
 from app.domain.ids import new_id
 from app.domain.principal import Principal
 from app.model.enums import AccessOutcome
@@ -101,7 +101,7 @@ def record_system(client_id: str, operation: str, *, detail: str, count: int = 1
 def outcome_of(error: BaseException) -> AccessOutcome:
     if isinstance(error, NotFound):
         return AccessOutcome.NOT_FOUND
-    if isinstance(error, AppError):
+    if isinstance(error, AppError) and not isinstance(error, Unavailable):
         return AccessOutcome.REJECTED
     return AccessOutcome.ERROR
 

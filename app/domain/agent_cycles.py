@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from app.domain import agent_cycle_rules as rules
-from app.domain.agents import agent_name_for
+from app.domain.agents import acting_agent_name
 from app.domain.field_rules import decoded
 from app.domain.ids import check_id, new_id
 from app.domain.principal import Principal
@@ -87,7 +87,7 @@ async def record_cycle(
     """A proposed cycle of the agent (the key's agent by default), numbered after its last one,
     PRODUCED-linked to the given memory records of the caller."""
     principal.require_writer()
-    name = agent_name_for(principal, agent_name)
+    name = acting_agent_name(principal, agent_name)
     proposal = rules.check_proposal(fields)
     ids = rules.memory_ids(memory_ids)
     now = datetime.now(UTC)
@@ -137,6 +137,7 @@ async def complete_cycle(
     async def work(tx: Tx) -> dict[str, Any]:
         rows = await tx.run(LOCK_CYCLE, scope)
         current = first_record(rows, "cycle", what="agent cycle", record_id=record_id)
+        principal.require_agent(current.get("agent_name"), what="complete a cycle of agent")
         rules.check_completion(current["status"], result["status"], cycle_id=record_id)
         _check_found(rows[0]["missing"])
         changes = result | {"finished_at": now, "updated_at": now}

@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from app.domain import learning_rules as rules
-from app.domain.agents import agent_name_for
+from app.domain.agents import acting_agent_name, agent_name_for
 from app.domain.ids import new_id
 from app.domain.pagination import check_page_size, keyset_params
 from app.domain.principal import Principal
@@ -66,7 +66,7 @@ async def learn_from_feedback(
     """Keep the feedback event and update the agent's counters for its task type, atomically.
     Returns {"event": ..., "performance": ...}."""
     principal.require_writer()
-    name = agent_name_for(principal, agent_name)
+    name = acting_agent_name(principal, agent_name)
     event = rules.check_feedback(fields)
     now = datetime.now(UTC)
     scope = {"client_id": principal.client_id, "agent_name": name, "now": now}

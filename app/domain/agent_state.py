@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from app.domain import agent_cycle_rules as rules
-from app.domain.agents import agent_name_for
+from app.domain.agents import acting_agent_name
 from app.domain.field_rules import decoded
 from app.domain.ids import new_id
 from app.domain.principal import Principal
@@ -45,7 +45,7 @@ async def save_agent_state(
     """Replace the agent's state (the agent is created on first use). With expected_version,
     the save happens only if the stored version is still that one (0: nothing saved yet)."""
     principal.require_writer()
-    name = agent_name_for(principal, agent_name)
+    name = acting_agent_name(principal, agent_name)
     expected = rules.check_expected_version(expected_version)
     params = {
         "client_id": principal.client_id,

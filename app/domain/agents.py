@@ -42,6 +42,13 @@ def agent_name_for(principal: Principal, name: str | None) -> str:
     return check_agent_name(name)
 
 
+def acting_agent_name(principal: Principal, name: str | None) -> str:
+    """The agent a write acts as: `agent_name_for` (checked first), bound to the key's own agent
+    for agent keys (another agent's name is FORBIDDEN; reviewers and admins may name any)."""
+    checked = agent_name_for(principal, name)
+    return str(principal.acting_agent(checked))
+
+
 async def ensure_agent(
     graph: GraphExecutor, *, principal: Principal, name: str | None, description: str | None
 ) -> dict[str, Any]:
@@ -50,7 +57,7 @@ async def ensure_agent(
     check_text({"description": description}, "description", limit=MAX_TEXT)
     params = {
         "client_id": principal.client_id,
-        "name": agent_name_for(principal, name),
+        "name": acting_agent_name(principal, name),
         "description": description,
         "id": new_id(),
         "now": datetime.now(UTC),

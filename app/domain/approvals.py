@@ -8,6 +8,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
+from app.artifacts.staged import staged_uploads
 from app.artifacts.store import ArtifactStore
 from app.domain.asset_rules import APPROVAL_TRANSITIONS, check_transition
 from app.domain.errors import ValidationFailed
@@ -80,31 +81,30 @@ async def create_approval(
     scope = {"id": target_id, "client_id": principal.client_id}
     approval_id = new_id()
     evidence_uri = None
-    if evidence is not None:
-        check_upload(evidence, content_type, field="evidence")
-        if not await graph.read(find, scope):
+    async with staged_uploads(artifacts, principal) as uploads:
+        if evidence is not None:
+            check_upload(evidence, content_type, field="evidence")
+            if not await graph.read(find, scope):
+                raise missing(kind, target_id)
+            parts = ("approvals", approval_id, "evidence", new_id())
+            evidence_uri = (await uploads.put(parts, evidence, content_type=content_type)).uri
+        now = datetime.now(UTC)
+        props = {
+            "id": approval_id,
+            "client_id": principal.client_id,
+            "asset_id": target_id if kind == "asset" else None,
+            "variant_id": target_id if kind == "variant" else None,
+            "required_by_policy": required,
+            "status": ApprovalStatus.PENDING.value,
+            "notes": fields.get("notes"),
+            "evidence_uri": evidence_uri,
+            "created_at": now,
+            "updated_at": now,
+        }
+        rows = await graph.write(create, scope | {"props": props})
+        if not rows:
             raise missing(kind, target_id)
-        parts = ("approvals", approval_id, "evidence", new_id())
-        evidence_uri = (
-            await artifacts.put(principal, parts, evidence, content_type=content_type)
-        ).uri
-    now = datetime.now(UTC)
-    props = {
-        "id": approval_id,
-        "client_id": principal.client_id,
-        "asset_id": target_id if kind == "asset" else None,
-        "variant_id": target_id if kind == "variant" else None,
-        "required_by_policy": required,
-        "status": ApprovalStatus.PENDING.value,
-        "notes": fields.get("notes"),
-        "evidence_uri": evidence_uri,
-        "created_at": now,
-        "updated_at": now,
-    }
-    rows = await graph.write(create, scope | {"props": props})
-    if not rows:
-        raise missing(kind, target_id)
-    return dict(plain(rows[0]["approval"]))
+        return dict(plain(rows[0]["approval"]))
 
 
 async def get_approval(
@@ -133,15 +133,6 @@ async def decide_approval(
     changes: dict[str, Any] = {"status": goal.value, "reviewer_user_id": principal.actor}
     if notes is not None:
         changes["notes"] = notes
-    if evidence is not None:
-        check_upload(evidence, content_type, field="evidence")
-        current = await read_one(graph, GET_APPROVAL, scope, key="approval", what="approval")
-        check_transition(
-            APPROVAL_TRANSITIONS, ApprovalStatus(current["status"]), goal, what="an approval"
-        )
-        parts = ("approvals", scope["id"], "evidence", new_id())
-        stored = await artifacts.put(principal, parts, evidence, content_type=content_type)
-        changes["evidence_uri"] = stored.uri
 
     async def work(tx: Tx) -> dict[str, Any]:
         current = await locked_one(tx, LOCK_APPROVAL, scope, key="approval", what="approval")
@@ -151,4 +142,14 @@ async def decide_approval(
         rows = await tx.run(UPDATE_APPROVAL, params)
         return dict(plain(rows[0]["approval"]))
 
-    return await graph.in_transaction(work)
+    async with staged_uploads(artifacts, principal) as uploads:
+        if evidence is not None:
+            check_upload(evidence, content_type, field="evidence")
+            current = await read_one(graph, GET_APPROVAL, scope, key="approval", what="approval")
+            check_transition(
+                APPROVAL_TRANSITIONS, ApprovalStatus(current["status"]), goal, what="an approval"
+            )
+            parts = ("approvals", scope["id"], "evidence", new_id())
+            stored = await uploads.put(parts, evidence, content_type=content_type)
+            changes["evidence_uri"] = stored.uri
+        return await graph.in_transaction(work)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from app.artifacts.staged import staged_uploads
 from app.artifacts.store import ArtifactStore
 from app.domain import lesson_rules as rules
 from app.domain.errors import NotFound, ValidationFailed
@@ -151,9 +152,6 @@ async def generate_client_snapshot(
         inputs, window_start=window_start, window_end=window_end, author=principal.actor
     )
     parts = ("snapshots", snapshot_id, "strategy-notes.md")
-    stored = await artifacts.put(
-        principal, parts, notes.encode("utf-8"), content_type=NOTES_CONTENT_TYPE
-    )
     now = datetime.now(UTC)
     props = {
         "id": snapshot_id,
@@ -163,7 +161,6 @@ async def generate_client_snapshot(
         "top_assets": [a["id"] for a in inputs["assets"]],
         "top_lessons": [x["id"] for x in inputs["lessons"]],
         "risks": json_text(inputs["risks"], field="risks", kinds=(list,)),
-        "strategy_notes_uri": stored.uri,
         "created_at": now,
         "updated_at": now,
     }
@@ -177,7 +174,11 @@ async def generate_client_snapshot(
         rows = await tx.run(CREATE_SNAPSHOT, params)
         return dict(plain(rows[0]["snapshot"]))
 
-    record = await graph.in_transaction(work)
+    async with staged_uploads(artifacts, principal) as uploads:
+        data = notes.encode("utf-8")
+        stored = await uploads.put(parts, data, content_type=NOTES_CONTENT_TYPE)
+        props["strategy_notes_uri"] = stored.uri
+        record = await graph.in_transaction(work)
     record["risks"] = inputs["risks"]
     return record
 

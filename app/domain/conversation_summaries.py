@@ -106,7 +106,9 @@ async def write_summary(
     long_uri = None
     if summary_long is not None:
         data = summary_text(summary_long, field="summary_long", limit=MAX_SUMMARY_LONG).encode()
-        await get_thread(graph, principal=principal, thread_id=scope["id"])
+        thread = await get_thread(graph, principal=principal, thread_id=scope["id"])
+        # Checked before anything is stored too (the transaction checks again, under the lock).
+        _covered(events_covered, int(thread["event_count"]))
         parts = ("threads", scope["id"], "summaries", hashlib.sha256(data).hexdigest())
         put = await artifacts.put(principal, parts, data, content_type="text/markdown")
         long_uri = put.uri
@@ -114,12 +116,7 @@ async def write_summary(
     async def work(tx: Tx) -> SummaryWrite:
         thread = await locked_thread(tx, scope)
         count = int(thread["event_count"])
-        covered = count if events_covered is None else events_covered
-        if not 0 <= covered <= count:
-            raise ValidationFailed(
-                f"events_covered must be between 0 and the thread's {count} events",
-                field="events_covered",
-            )
+        covered = _covered(events_covered, count)
         now = datetime.now(UTC)
         version = int(thread["summary_version"]) + 1
         summary = {
@@ -147,6 +144,17 @@ async def write_summary(
         return SummaryWrite(plain(rows[0]["summary"]), thread_record(rows[0]["thread"]))
 
     return await graph.in_transaction(work)
+
+
+def _covered(events_covered: int | None, count: int) -> int:
+    """The events a summary covers (default: all of the thread's `count`)."""
+    covered = count if events_covered is None else events_covered
+    if not 0 <= covered <= count:
+        raise ValidationFailed(
+            f"events_covered must be between 0 and the thread's {count} events",
+            field="events_covered",
+        )
+    return covered
 
 
 async def summarize_thread(

@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from app.artifacts.store import ArtifactStore, client_key
-from app.domain.agents import agent_name_for
+from app.domain.agents import acting_agent_name
 from app.domain.episode_rules import (
     MAX_LATENCY_MS,
     check_close,
@@ -154,7 +154,7 @@ async def start_episode(
     props = check_new_episode(fields) | {
         "id": new_id(),
         "client_id": principal.client_id,
-        "agent_name": agent_name_for(principal, agent_name),
+        "agent_name": acting_agent_name(principal, agent_name),
         "status": EpisodeStatus.RUNNING.value,
         "parent_episode_id": parent_id,
         "tool_call_count": 0,
@@ -203,7 +203,7 @@ async def link_records(
         raise ValidationFailed("give at least one record in reads or writes")
 
     async def work(tx: Tx) -> dict[str, Any]:
-        current = await _locked(tx, record_id, principal)
+        current = await _owned(tx, record_id, principal)
         check_running(EpisodeStatus(current["status"]), episode_id=record_id, action="link")
         params = {"id": record_id, "client_id": principal.client_id} | links
         found = (await tx.run(FIND_TARGETS, params))[0]
@@ -232,7 +232,7 @@ async def append_tool_calls(
     record_id = check_id(episode_id)
 
     async def work(tx: Tx) -> dict[str, Any]:
-        current = await _locked(tx, record_id, principal)
+        current = await _owned(tx, record_id, principal)
         check_running(EpisodeStatus(current["status"]), episode_id=record_id, action="append")
         now = datetime.now(UTC)
         data = tool_call_lines(
@@ -269,7 +269,7 @@ async def close_episode(
     scope = {"id": record_id, "client_id": principal.client_id}
 
     async def work(tx: Tx) -> dict[str, Any]:
-        current = await _locked(tx, record_id, principal)
+        current = await _owned(tx, record_id, principal)
         goal = check_close(
             EpisodeStatus(current["status"]), fields.get("status"), episode_id=record_id
         )
@@ -352,3 +352,10 @@ def _chunk_parts(episode_id: str, index: int) -> tuple[str, ...]:
 async def _locked(tx: Tx, episode_id: str, principal: Principal) -> dict[str, Any]:
     params = {"id": episode_id, "client_id": principal.client_id}
     return await locked_one(tx, LOCK_EPISODE, params, key="episode", what="agent episode")
+
+
+async def _owned(tx: Tx, episode_id: str, principal: Principal) -> dict[str, Any]:
+    """The episode, locked, if the caller may change it (an agent key: its own agent's only)."""
+    episode = await _locked(tx, episode_id, principal)
+    principal.require_agent(episode.get("agent_name"), what="change an episode of agent")
+    return episode

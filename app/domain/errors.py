@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 
@@ -44,3 +45,19 @@ class ApprovalRequired(AppError):
 
 class CycleDetected(AppError):
     code = "CYCLE"
+
+
+class Unavailable(AppError):
+    """Neo4j or object storage refused, dropped or did not answer in time: nothing the request
+    did wrong, so the API answers HTTP 503 with a hint of when to retry."""
+
+    code = "UNAVAILABLE"
+
+    def __init__(self, message: str, *, retry_after_s: int) -> None:
+        super().__init__(message, retryAfterSeconds=retry_after_s)
+        self.retry_after_s = retry_after_s
+
+
+def retry_hint(timeout_s: float | None) -> int:
+    """Seconds a client should wait before retrying after an outage: the dependency timeout."""
+    return max(1, math.ceil(timeout_s or 5))

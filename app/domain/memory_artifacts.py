@@ -14,15 +14,16 @@ from app.domain.access_log import audited
 from app.domain.errors import ValidationFailed
 from app.domain.field_rules import check_upload
 from app.domain.ids import check_id, new_id
+from app.domain.memory_owner import owned, owner_params, refuse_foreign
 from app.domain.principal import Principal
 from app.domain.records import check_artifact_ref, missing
 from app.graph.executor import GraphExecutor
 from app.graph.values import plain
 
 OWNERS = {
-    "MemoryRecord": """
-MATCH (o:MemoryRecord {id: $owner_id, client_id: $client_id})
-WHERE o.active AND (o.expires_at IS NULL OR o.expires_at > $now)
+    "MemoryRecord": f"""
+MATCH (o:MemoryRecord {{id: $owner_id, client_id: $client_id}})
+WHERE o.active AND (o.expires_at IS NULL OR o.expires_at > $now) AND {owned("o")}
 """,
     "MemorySession": "MATCH (o:MemorySession {id: $owner_id, client_id: $client_id})",
 }
@@ -56,6 +57,10 @@ async def attach_artifact(
         rules.check_segment(kind, field="kind")
         if (data is None) == (uri is None):
             raise ValidationFailed("give the content (base64) or a uri, not both", field="uri")
+        scope = {"client_id": principal.client_id, "now": datetime.now(UTC)}
+        scope |= owner_params(principal)
+        if owner_label == "MemoryRecord":  # before anything is stored
+            await refuse_foreign(graph, principal, "id", scope | {"id": owner})
         if data is not None:
             check_upload(data, content_type, field="content")
             digest = hashlib.sha256(data).hexdigest()
@@ -81,7 +86,7 @@ async def attach_artifact(
             "created_at": now,
             "updated_at": now,
         }
-        params = {"owner_id": owner, "client_id": principal.client_id, "now": now, "props": props}
+        params = scope | {"owner_id": owner, "now": now, "props": props}
         rows = await graph.write(ATTACH[owner_label], params)
         if not rows:
             raise missing(owner_label, owner)

@@ -149,8 +149,6 @@ async def remove_unreferenced(
     for uri in candidates:
         if uri in kept or not uri.startswith(prefix + "client/") or ".." in uri:
             continue
-        await asyncio.to_thread(
-            artifacts.client.remove_object, artifacts.bucket, uri[len(prefix) :]
-        )
+        await artifacts.call(artifacts.client.remove_object, artifacts.bucket, uri[len(prefix) :])
         removed += 1
     return removed

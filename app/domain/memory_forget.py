@@ -10,18 +10,19 @@ from app.artifacts.store import ArtifactStore
 from app.domain.access_log import audited
 from app.domain.memory_content import purge_record, remove_unreferenced
 from app.domain.memory_locate import LIVE, NOT_EXPIRED, RETURN_RECORD, Locator, locate
+from app.domain.memory_owner import owned, owner_params, refuse_foreign
 from app.domain.principal import Principal
 from app.domain.records import missing
 from app.graph.executor import GraphExecutor
 
 SOFT_FORGET = {
-    by: f"""{match} WHERE {LIVE}
+    by: f"""{match} WHERE {LIVE} AND {owned("r")}
 SET r.active = false, r.deleted_at = $now, r.updated_at = $now
 {RETURN_RECORD}"""
     for by, match in Locator.MATCHES.items()
 }
 HARD_FORGET = {
-    by: f"""{match} WHERE {NOT_EXPIRED}
+    by: f"""{match} WHERE {NOT_EXPIRED} AND {owned("r")}
 {purge_record("r.id AS id, r.active AS active,")}
 RETURN id, active, uris, size(versions) AS versions"""
     for by, match in Locator.MATCHES.items()
@@ -43,17 +44,22 @@ async def forget(
     once nothing else points at them. {id, hard, versions_deleted, objects_deleted}."""
     with audited(principal, "purge" if hard else "delete", target_id=record_id) as audit:
         principal.require_writer()
+        if isinstance(namespace, dict):
+            principal.require_agent(namespace.get("agent"), what="forget memory of agent")
         where = locate(record_id, namespace, key)
         audit.detail = where.describe()
         params = where.params | {"client_id": principal.client_id, "now": datetime.now(UTC)}
+        params |= owner_params(principal)
         if not hard:
             rows = await graph.write(SOFT_FORGET[where.by], params)
             if not rows:
+                await refuse_foreign(graph, principal, where.by, params)
                 raise missing("memory record", where.describe())
             audit.target_id = rows[0]["record"]["id"]
             return {"id": audit.target_id, "hard": False, "versions_deleted": 0}
         rows = await graph.write(HARD_FORGET[where.by], params)
         if not rows:
+            await refuse_foreign(graph, principal, where.by, params)
             raise missing("memory record", where.describe())
         row = rows[0]
         audit.target_id = row["id"]

@@ -16,7 +16,7 @@ from typing import Any
 from app.artifacts.store import ArtifactStore
 from app.domain.access_log import audited
 from app.domain.memory_content import decode_inline, hydrate
-from app.domain.memory_fields import MemoryPolicy, prepare_memory
+from app.domain.memory_fields import MemoryPolicy, PreparedMemory, check_memory, prepare_memory
 from app.domain.memory_forget import forget
 from app.domain.memory_locate import LIVE, NOT_EXPIRED, RECORD_MAP, RETURN_RECORD, Locator, locate
 from app.domain.memory_write import write_memory
@@ -54,6 +54,7 @@ async def remember(
     with audited(principal, "create") as audit:
         principal.require_writer()
         now = datetime.now(UTC)
+        _check_bound(principal, check_memory(fields, principal=principal, now=now))
         memory = await prepare_memory(
             artifacts, principal=principal, fields=fields, policy=policy, now=now
         )
@@ -68,6 +69,13 @@ async def remember(
         if out.get("content_uri"):
             out["content"] = fields.get("content")
         return out
+
+
+def _check_bound(principal: Principal, memory: PreparedMemory) -> None:
+    """An agent key writes only its own agent's memory, as itself (checked after the input's
+    own checks, before anything is stored)."""
+    principal.require_agent(memory.state["agent"], what="write memory of agent")
+    principal.require_agent(memory.state["source_agent"], what="write memory as agent")
 
 
 async def recall(

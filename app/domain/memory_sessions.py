@@ -74,11 +74,18 @@ def session_scope(principal: Principal, session_id: str, *, field: str = "id") -
     return {"id": check_id(session_id, field=field), "client_id": principal.client_id}
 
 
-async def locked_session(tx: Tx, scope: dict[str, str]) -> dict[str, Any]:
+def owned_session(principal: Principal, session: dict[str, Any]) -> dict[str, Any]:
+    """The session, if the caller may change it: an agent key only its own agent's sessions."""
+    principal.require_agent(session.get("agent"), what="change a session of agent")
+    return session
+
+
+async def locked_session(tx: Tx, scope: dict[str, str], principal: Principal) -> dict[str, Any]:
     """The session, write-locked for the rest of the transaction (NOT_FOUND if not the
-    caller's): puts, deletes and the flush of one session are serialised by this lock."""
+    caller's, FORBIDDEN if not its agent's): puts, deletes and the flush of one session are
+    serialised by this lock."""
     row = await locked_one(tx, LOCK_SESSION, scope, key="session", what="memory session")
-    return session_record(row)
+    return owned_session(principal, session_record(row))
 
 
 async def start_session(
@@ -88,6 +95,7 @@ async def start_session(
     used, that session is returned unchanged (created=False) when agent and subject agree."""
     principal.require_writer()
     values = rules.check_new_session(fields)
+    principal.require_agent(values["agent"], what="start a session of agent")
     now = datetime.now(UTC)
     props = {key: value for key, value in values.items() if value is not None} | {
         "id": new_id(),
@@ -129,6 +137,7 @@ async def put_entry(
     with audited(principal, "create", target_id=scope["id"]) as audit:
         audit.target_type, audit.detail = "MemorySession", "session entry"
         session = await read_one(graph, GET_SESSION, scope, key="session", what="memory session")
+        owned_session(principal, session)
         rules.check_open(session)  # before anything is stored
         memory = await prepare_memory(
             artifacts,
@@ -139,7 +148,7 @@ async def put_entry(
         )
 
         async def work(tx: Tx) -> dict[str, Any]:
-            locked = await locked_session(tx, scope)
+            locked = await locked_session(tx, scope, principal)
             rules.check_open(locked)
             now = datetime.now(UTC)
             created_at = rules.entry_time(locked.get("last_entry_at"), now)

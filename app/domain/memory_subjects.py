@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from app.domain import subject_rules as rules
-from app.domain.agents import agent_name_for
+from app.domain.agents import acting_agent_name, agent_name_for
 from app.domain.errors import NotFound
 from app.domain.field_rules import check_aware, decoded
 from app.domain.ids import new_id
@@ -105,11 +105,11 @@ async def get_subject(
     return subject_record(rows[0]["subject"])
 
 
-def _scope(principal: Principal, subject: str, agent_name: str | None) -> dict[str, Any]:
+def _scope(principal: Principal, subject: str, agent_name: str) -> dict[str, Any]:
     return {
         "client_id": principal.client_id,
         "subject": rules.check_ref(subject),
-        "agent_name": agent_name_for(principal, agent_name),
+        "agent_name": agent_name,
         "now": datetime.now(UTC),
     }
 
@@ -140,7 +140,7 @@ async def set_relationship(
     """Create or update the subject's relationship context with the agent (created on first
     use); customPrompt and memorySettings left out keep their stored values."""
     principal.require_writer()
-    scope = _scope(principal, subject, agent_name)
+    scope = _scope(principal, subject, acting_agent_name(principal, agent_name))
     params = scope | {"props": rules.check_relationship(fields), "agent_id": new_id()}
 
     async def work(tx: Tx) -> dict[str, Any]:
@@ -162,7 +162,7 @@ async def touch_relationship(
     last_contact forward to `at` (now by default), atomically."""
     principal.require_writer()
     check_aware(at, field="at")
-    scope = _scope(principal, subject, agent_name)
+    scope = _scope(principal, subject, acting_agent_name(principal, agent_name))
     params = scope | {"steps": rules.check_touch(fields), "at": at or scope["now"]}
 
     async def work(tx: Tx) -> dict[str, Any]:
@@ -175,6 +175,6 @@ async def touch_relationship(
 async def get_relationship(
     graph: GraphExecutor, *, principal: Principal, subject: str, agent_name: str | None
 ) -> dict[str, Any]:
-    scope = _scope(principal, subject, agent_name)
+    scope = _scope(principal, subject, agent_name_for(principal, agent_name))
     rows = await graph.read(GET_RELATIONSHIP, scope)
     return _found(rows, scope, subject_only=False)

@@ -18,6 +18,7 @@ from app.domain.errors import Conflict
 from app.domain.ids import new_id
 from app.domain.memory_fields import PreparedMemory
 from app.domain.memory_locate import RECORD_MAP
+from app.domain.memory_owner import CHANGE, owned, owner, owner_params
 from app.domain.principal import Principal
 from app.graph.executor import Tx
 from app.graph.values import plain
@@ -59,8 +60,10 @@ WITH r, r.version AS previous,
 WITH r, previous, live, CASE WHEN live THEN previous ELSE 0 END AS current
 WITH r, previous, live, current,
      CASE WHEN live AND r.kind <> $kind THEN r.kind END AS held_kind,
-     $expected IS NOT NULL AND $expected <> current AS stale
-WITH r, previous, live, current, held_kind, stale, held_kind IS NULL AND NOT stale AS ok
+     $expected IS NOT NULL AND $expected <> current AS stale,
+     CASE WHEN previous > 0 AND NOT {owned("r")} THEN {owner("r")} END AS held_by
+WITH r, previous, live, current, held_kind, stale, held_by,
+     held_kind IS NULL AND NOT stale AND held_by IS NULL AS ok
 CALL (r, previous, ok) {{
   WITH r WHERE ok AND previous > 0
   CREATE (r)-[:HAS_VERSION]->(v:MemoryVersion)
@@ -68,7 +71,7 @@ CALL (r, previous, ok) {{
 }}
 FOREACH (_ IN CASE WHEN ok THEN [1] ELSE [] END |
   SET r += $changes, r.version = previous + 1)
-RETURN {RECORD_MAP} AS record, previous, live, current, held_kind, stale
+RETURN {RECORD_MAP} AS record, previous, live, current, held_kind, stale, held_by
 """
 
 
@@ -107,15 +110,20 @@ async def write_memory(
         props = fresh | {"id": new_id(), "version": 1, "created_at": now}
         rows = await tx.run(CREATE_RECORD, {"props": props})
         return Written(plain(rows[0]["record"]), "create")
-    params = base | {
-        "id": new_id(),
-        "version_id": new_id(),
-        "now": now,
-        "kind": memory.kind.value,
-        "expected": memory.expected_version,
-        "changes": fresh,
-    }
+    params = (
+        base
+        | owner_params(principal)
+        | {
+            "id": new_id(),
+            "version_id": new_id(),
+            "now": now,
+            "kind": memory.kind.value,
+            "expected": memory.expected_version,
+            "changes": fresh,
+        }
+    )
     row = plain((await tx.run(UPSERT_KEYED, params))[0])
+    principal.require_agent(row["held_by"], what=CHANGE)  # another agent's record: FORBIDDEN
     conflict = _conflict(memory, row)
     if conflict is not None:
         raise conflict

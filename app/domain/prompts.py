@@ -9,6 +9,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
+from app.artifacts.staged import staged_uploads
 from app.artifacts.store import ArtifactStore
 from app.domain.errors import NotFound, ValidationFailed
 from app.domain.field_rules import (
@@ -96,17 +97,6 @@ async def create_prompt(
     _raise_missing(absent["assets"], absent["variants"])
     prompt_id = new_id()
     parts = ("prompts", prompt_id, "prompt.txt")
-    stored = await artifacts.put(principal, parts, data, content_type=PROMPT_CONTENT_TYPE)
-    now = datetime.now(UTC)
-    props |= {
-        "id": prompt_id,
-        "client_id": principal.client_id,
-        "prompt_text_uri": stored.uri,
-        "prompt_sha256": stored.sha256,
-        "prompt_size": stored.size,
-        "created_at": now,
-        "updated_at": now,
-    }
 
     async def work(tx: Tx) -> dict[str, Any]:
         row = (await tx.run(CREATE_PROMPT, scope | {"props": props}))[0]
@@ -115,7 +105,19 @@ async def create_prompt(
             _raise_missing(gone["assets"], gone["variants"])
         return decoded(plain(row["prompt"]), JSON_FIELDS)
 
-    return await graph.in_transaction(work)
+    async with staged_uploads(artifacts, principal) as uploads:
+        stored = await uploads.put(parts, data, content_type=PROMPT_CONTENT_TYPE)
+        now = datetime.now(UTC)
+        props |= {
+            "id": prompt_id,
+            "client_id": principal.client_id,
+            "prompt_text_uri": stored.uri,
+            "prompt_sha256": stored.sha256,
+            "prompt_size": stored.size,
+            "created_at": now,
+            "updated_at": now,
+        }
+        return await graph.in_transaction(work)
 
 
 def _raise_missing(asset_ids: list[str], variant_ids: list[str]) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
+from app.artifacts.staged import staged_uploads
 from app.artifacts.store import ArtifactStore
 from app.domain.asset_rules import RUN_TRANSITIONS, check_transition
 from app.domain.errors import Conflict, ValidationFailed
@@ -137,21 +138,22 @@ async def add_evidence(
         raise missing(RUN, scope["id"])
     evidence_id = new_id()
     parts = ("runs", scope["id"], "evidence", evidence_id)
-    stored = await artifacts.put(principal, parts, data, content_type=content_type)
-    now = datetime.now(UTC)
-    props = {
-        "id": evidence_id,
-        "client_id": principal.client_id,
-        "run_id": scope["id"],
-        "kind": chosen.value,
-        "uri": stored.uri,
-        "sha256": stored.sha256,
-        "size": stored.size,
-        "content_type": stored.content_type,
-        "created_at": now,
-        "updated_at": now,
-    }
-    rows = await graph.write(CREATE_EVIDENCE, scope | {"props": props})
-    if not rows:
-        raise missing(RUN, scope["id"])
-    return dict(plain(rows[0]["evidence"]))
+    async with staged_uploads(artifacts, principal) as uploads:
+        stored = await uploads.put(parts, data, content_type=content_type)
+        now = datetime.now(UTC)
+        props = {
+            "id": evidence_id,
+            "client_id": principal.client_id,
+            "run_id": scope["id"],
+            "kind": chosen.value,
+            "uri": stored.uri,
+            "sha256": stored.sha256,
+            "size": stored.size,
+            "content_type": stored.content_type,
+            "created_at": now,
+            "updated_at": now,
+        }
+        rows = await graph.write(CREATE_EVIDENCE, scope | {"props": props})
+        if not rows:
+            raise missing(RUN, scope["id"])
+        return dict(plain(rows[0]["evidence"]))

@@ -16,6 +16,7 @@ from app.domain.access_log import audited
 from app.domain.errors import ValidationFailed
 from app.domain.field_rules import check_upload
 from app.domain.ids import check_id, new_id
+from app.domain.memory_sessions import owned_session
 from app.domain.principal import Principal
 from app.domain.records import first_record, missing
 from app.domain.session_reads import get_session
@@ -75,6 +76,7 @@ async def attach_artifact(
         audit.target_type, audit.detail = "MemorySession", checked_kind
         # Checked first so that a missing session leaves no object behind.
         session = await get_session(graph, principal=principal, session_id=session_id)
+        owned_session(principal, session)
         digest = hashlib.sha256(data).hexdigest()
         parts = ("sessions", session["id"], checked_kind, digest)
         stored = await artifacts.put(principal, parts, data, content_type=content_type)

@@ -17,7 +17,12 @@ from app.domain.access_log import Audit, audited
 from app.domain.ids import check_id
 from app.domain.memory_content import purge_record, remove_unreferenced
 from app.domain.memory_rules import check_segment
-from app.domain.memory_sessions import locked_session, session_record, session_scope
+from app.domain.memory_sessions import (
+    locked_session,
+    owned_session,
+    session_record,
+    session_scope,
+)
 from app.domain.principal import Principal
 from app.domain.records import missing
 from app.graph.executor import GraphExecutor, Tx
@@ -102,7 +107,7 @@ async def delete_entry(
         rows = await tx.run(LOCK_ENTRY_SESSION, params)
         if not rows:
             raise missing("session entry", entry)
-        session = session_record(rows[0]["session"])
+        session = owned_session(principal, session_record(rows[0]["session"]))
         rules.check_open(session)
         scope = {"id": session["id"], "client_id": principal.client_id}
         return await _delete(tx, scope, entry_id=entry, timeline=None, hard=hard)
@@ -128,7 +133,7 @@ async def delete_timeline(
     name = check_segment(timeline, field="timeline")
 
     async def work(tx: Tx) -> _Removed:
-        rules.check_open(await locked_session(tx, scope))
+        rules.check_open(await locked_session(tx, scope, principal))
         return await _delete(tx, scope, entry_id=None, timeline=name, hard=hard)
 
     with audited(principal, "purge" if hard else "delete", target_id=scope["id"]) as audit:

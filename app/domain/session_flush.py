@@ -105,7 +105,7 @@ async def end_session(
     text = rules.check_summary(summary)
 
     async def work(tx: Tx) -> Flushed:
-        session = await locked_session(tx, scope)
+        session = await locked_session(tx, scope, principal)
         rules.check_open(session)
         read = (await tx.run(ENTRIES_TO_SUMMARIZE, scope | {"last": EXTRACTIVE_ENTRIES}))[0]
         now = datetime.now(UTC)

@@ -9,6 +9,7 @@ from typing import Any
 
 from neo4j.exceptions import ConstraintError
 
+from app.artifacts.staged import StagedUploads, staged_uploads
 from app.artifacts.store import ArtifactStore
 from app.domain.asset_rules import VARIANT_TRANSITIONS, check_transition
 from app.domain.errors import ValidationFailed
@@ -100,34 +101,46 @@ async def create_variant(
         return VariantWrite(decoded(plain(rows[0]["existing"]), JSON_FIELDS), deduplicated=True)
     variant_id = new_id()
     uri = fields.get("artifact_uri")
-    if media is not None:
-        parts = ("variants", variant_id, "media")
-        uri = (await artifacts.put(principal, parts, media, content_type=content_type)).uri
-    elif uri is not None:
-        uri = await check_artifact_ref(
-            artifacts, principal=principal, uri=uri, field="artifact_uri"
-        )
-    now = datetime.now(UTC)
-    props = values | {
-        "id": variant_id,
-        "client_id": principal.client_id,
-        "asset_id": scope["asset_id"],
-        "checksum": params["checksum"],
-        "artifact_uri": uri,
-        "status": VariantStatus.PENDING.value,
-        "created_at": now,
-        "updated_at": now,
-    }
+    async with staged_uploads(artifacts, principal) as uploads:
+        if media is not None:
+            parts = ("variants", variant_id, "media")
+            uri = (await uploads.put(parts, media, content_type=content_type)).uri
+        elif uri is not None:
+            uri = await check_artifact_ref(
+                artifacts, principal=principal, uri=uri, field="artifact_uri"
+            )
+        now = datetime.now(UTC)
+        props = values | {
+            "id": variant_id,
+            "client_id": principal.client_id,
+            "asset_id": scope["asset_id"],
+            "checksum": params["checksum"],
+            "artifact_uri": uri,
+            "status": VariantStatus.PENDING.value,
+            "created_at": now,
+            "updated_at": now,
+        }
+        return await _write_variant(graph, uploads, scope | {"props": props}, params)
+
+
+async def _write_variant(
+    graph: GraphExecutor,
+    uploads: StagedUploads,
+    create: dict[str, Any],
+    by_checksum: dict[str, Any],
+) -> VariantWrite:
     try:
-        created = await graph.write(CREATE_VARIANT, scope | {"props": props})
+        created = await graph.write(CREATE_VARIANT, create)
     except ConstraintError:
-        # Another request stored the same checksum between our check and our write.
-        again = await graph.read(BY_CHECKSUM, params)
+        # Another request stored the same checksum between our check and our write: its
+        # variant is the answer, and our upload is not needed.
+        again = await graph.read(BY_CHECKSUM, by_checksum)
         if not again:
             raise
+        await uploads.discard()
         return VariantWrite(decoded(plain(again[0]["variant"]), JSON_FIELDS), deduplicated=True)
     if not created:
-        raise missing("asset", scope["asset_id"])
+        raise missing("asset", create["asset_id"])
     return VariantWrite(decoded(plain(created[0]["variant"]), JSON_FIELDS), deduplicated=False)
 
 

@@ -56,6 +56,10 @@ class ApiKey(Record):
     role = _enum(e.Role, required=True)
     agent_name = StringProperty()
     revoked = BooleanProperty(default=False)
+    revoked_at = DateTimeProperty()
+    expires_at = DateTimeProperty()
+    last_used_at = DateTimeProperty()  # approximate: app/key_cache.py
+    rotated_from = StringProperty()  # the id of the key this one replaced
 
 
 class Plan(Record):

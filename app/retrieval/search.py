@@ -18,7 +18,7 @@ from app.retrieval.fusion import (
     neighbour_boost,
     reciprocal_rank_fusion,
 )
-from app.retrieval.indexing import client_key
+from app.retrieval.keyword import keyword_rows
 from app.retrieval.search_queries import SearchFilters
 from app.retrieval.searchable import SEARCHABLE
 
@@ -30,8 +30,6 @@ MAX_TEXT = 2_000
 HYBRID_RRF_K = 10
 # Hybrid: a conversation turn gains this share of the best fused score of the turns next to it.
 NEIGHBOUR_WEIGHT = 0.5
-# The deepest keyword pool asked for when the conditions after the index left fewer than k.
-KEYWORD_POOL_MAX = 5_000
 
 
 class SearchMode(StrEnum):
@@ -114,12 +112,15 @@ async def search(
         rows = await _vector_rows(graph, request, where, params)
         _collect("vector", rows, records, rankings, scores)
     if request.mode is not SearchMode.VECTOR:
-        lucene = q.lucene_query(
-            q.content_words(request.text),
-            client_key=client_key(principal.client_id),
+        rows = await keyword_rows(
+            graph,
+            text=request.text,
             record_types=request.record_types,
+            k=request.k,
+            pool=pool,
+            where=where,
+            params=params,
         )
-        rows = await _keyword_rows(graph, request, where, params | {"lucene": lucene})
         _collect("keyword", rows, records, rankings, scores)
     hits = await _rank(graph, request, params, records, rankings, scores)
     timings.search_ms = (time.perf_counter() - started) * 1000
@@ -144,25 +145,13 @@ async def _vector_rows(
     graph: GraphExecutor, request: SearchRequest, where: str, params: dict[str, Any]
 ) -> list[Any]:
     typed = bool(request.record_types)
-    rows = await graph.read_plain(q.vector_query(where, typed=typed), params)
+    full = _plain_vector(request)
+    rows = await graph.read_plain(q.vector_query(where, typed=typed, full=full), params)
     # The conditions after the index (liveness always, the filters when set) can thin the
     # candidates: inactive or expired memory records stay in the index. Exact is cheap here.
     if len(rows) < request.k:
-        rows = await graph.read_plain(q.exact_vector_query(where, typed=typed), params)
-    return rows
-
-
-async def _keyword_rows(
-    graph: GraphExecutor, request: SearchRequest, where: str, params: dict[str, Any]
-) -> list[Any]:
-    if not params["lucene"]:
-        return []
-    rows = await graph.read_plain(q.keyword_query(where), params)
-    # As for vectors, the conditions after the index can thin the candidates; Lucene has no
-    # exact mode, so it is asked once more for a much deeper pool.
-    deeper = min(params["pool"] * 20, KEYWORD_POOL_MAX)
-    if len(rows) < request.k and deeper > params["pool"]:
-        rows = await graph.read_plain(q.keyword_query(where), params | {"pool": deeper})
+        query = q.exact_vector_query(where, typed=typed, full=full)
+        rows = await graph.read_plain(query, params)
     return rows
 
 
@@ -205,9 +194,13 @@ async def _rank(
         ordered = maximal_marginal_relevance(
             ordered[: request.k * 4], fused, vectors, k=request.k, trade_off=request.mmr_trade_off
         )
+    kept = ordered[: request.k]
+    if not _plain_vector(request):  # the signals gave what ranking needs: read the kept
+        records = await _records(graph, params, kept)
     return [
         _hit(rid, records[rid], fused[rid], rankings, scores, distances)
-        for rid in ordered[: request.k]
+        for rid in kept
+        if rid in records  # gone since it was found
     ]
 
 
@@ -234,6 +227,19 @@ async def _graph_distances(
         {"anchor_id": request.anchor_id, "client_id": params["client_id"], "ids": ids},
     )
     return {row["id"]: row["distance"] for row in rows}
+
+
+async def _records(
+    graph: GraphExecutor, params: dict[str, Any], ids: list[str]
+) -> dict[str, dict[str, Any]]:
+    if not ids:
+        return {}
+    rows = await graph.read_plain(q.RECORDS, {"ids": ids, "client_id": params["client_id"]})
+    found = rows[0]["found"] if rows else []
+    return {
+        str(record["id"]): {k: v for k, v in record.items() if k not in q.INTERNAL}
+        for record in found
+    }
 
 
 async def _vectors(

@@ -15,7 +15,10 @@ VECTOR_INDEX = "searchable_embedding"
 TEXT_INDEX = "searchable_text"
 # Internal properties never returned with a record.
 INTERNAL = tuple(sorted(INDEX_PROPERTIES - SHOWN_INDEX_PROPERTIES))
-_PROJECTION = "n {.*, " + ", ".join(f"{name}: null" for name in INTERNAL) + "}"
+PROJECTION = "n {.*, " + ", ".join(f"{name}: null" for name in INTERNAL) + "}"
+# What ranking needs of a candidate (conversation turns find their neighbours by these); the
+# records kept are read in full once ranked (records are costly to hydrate: their datetimes).
+RANKED = "n {.id, .record_type, .thread_id, .sequence}"
 LIVE = "(n.active IS NULL OR n.active) AND (n.expires_at IS NULL OR n.expires_at > datetime())"
 
 
@@ -68,10 +71,11 @@ def has_filters(filters: SearchFilters) -> bool:
     return any(getattr(filters, item.name) is not None for item in fields(SearchFilters))
 
 
-def vector_query(where: str, *, typed: bool) -> str:
+def vector_query(where: str, *, typed: bool, full: bool) -> str:
     """In-index client (and record type) filter; the other filters after, on the candidates.
-    $pool candidates are asked of the index and the best $keep returned (records are costly to
-    hydrate: their datetimes)."""
+    $pool candidates are asked of the index and the best $keep returned, in full when `full`
+    (nothing else ranks them), else as RANKED."""
+    shown = PROJECTION if full else RANKED
     type_filter = " AND n.record_type = record_type" if typed else ""
     search = (
         f"MATCH (n:Searchable) SEARCH n IN (VECTOR INDEX {VECTOR_INDEX} FOR $vector "
@@ -81,35 +85,31 @@ def vector_query(where: str, *, typed: bool) -> str:
         return (
             "CYPHER 25 UNWIND $record_types AS record_type CALL (record_type) { "
             f"{search} RETURN n, score }} WITH n, score WHERE {where} "
-            f"WITH n, score ORDER BY score DESC LIMIT $keep RETURN {_PROJECTION} AS record, score"
+            f"WITH n, score ORDER BY score DESC LIMIT $keep RETURN {shown} AS record, score"
         )
     return (
         f"CYPHER 25 {search} WITH n, score WHERE {where} "
-        f"WITH n, score ORDER BY score DESC LIMIT $keep RETURN {_PROJECTION} AS record, score"
+        f"WITH n, score ORDER BY score DESC LIMIT $keep RETURN {shown} AS record, score"
     )
 
 
-def exact_vector_query(where: str, *, typed: bool) -> str:
+def exact_vector_query(where: str, *, typed: bool, full: bool) -> str:
     """Exact cosine over the client's records: the fallback when filters thin the candidates."""
     type_filter = " AND n.record_type IN $record_types" if typed else ""
     return (
         f"MATCH (n:Searchable) WHERE n.client_id = $client_id{type_filter} AND {where} "
         "WITH n, vector.similarity.cosine(n.embedding, $vector) AS score "
-        f"ORDER BY score DESC LIMIT $keep RETURN {_PROJECTION} AS record, score"
-    )
-
-
-def keyword_query(where: str) -> str:
-    return (
-        f"CALL db.index.fulltext.queryNodes('{TEXT_INDEX}', $lucene, {{limit: $pool}}) "
-        "YIELD node AS n, score WHERE n.client_id = $client_id AND "
-        f"{where} RETURN {_PROJECTION} AS record, score ORDER BY score DESC"
+        f"ORDER BY score DESC LIMIT $keep RETURN {PROJECTION if full else RANKED} AS record, score"
     )
 
 
 _CLIENT_RECORD = "MATCH ({v}:Searchable {{id: id}}) WHERE {v}.client_id = $client_id "
 EMBEDDINGS = "UNWIND $ids AS id " + _CLIENT_RECORD.format(v="n")
 EMBEDDINGS += "RETURN n.id AS id, n.embedding AS embedding"
+# One row of every record: cheaper on the driver than a row each.
+RECORDS = (
+    "UNWIND $ids AS id " + _CLIENT_RECORD.format(v="n") + f"RETURN collect({PROJECTION}) AS found"
+)
 
 
 @cache
@@ -152,6 +152,11 @@ def content_words(text: str) -> str:
     words = _WORD.findall(text)
     kept = [word for word in words if word.lower() not in STOP_WORDS]
     return " ".join(kept or words)
+
+
+def query_words(text: str) -> list[str]:
+    """The words a keyword search looks for: the content words, lower case, at most 64."""
+    return [word.lower() for word in _WORD.findall(content_words(text))[:64]]
 
 
 def lucene_query(text: str, *, client_key: str, record_types: tuple[str, ...]) -> str | None:

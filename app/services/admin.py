@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from datetime import datetime
+from typing import Any
 
 from neo4j import AsyncGraphDatabase
 
+from app.domain import apikey_admin
 from app.domain.apikeys import IssuedKey, authenticate, issue_key
 from app.domain.clients import ensure_client
 from app.graph.executor import GraphExecutor
@@ -34,12 +37,37 @@ async def run_migrations(settings: Settings) -> MigrationReport:
 
 
 async def create_key(
-    settings: Settings, *, client: str, role: Role, agent_name: str | None
+    settings: Settings,
+    *,
+    client: str,
+    role: Role,
+    agent_name: str | None,
+    expires_at: datetime | None = None,
 ) -> IssuedKey:
     async with connected(settings) as graph:
         await migrate(graph)
         client_id = await ensure_client(graph, name=client)
-        return await issue_key(graph, client_id=client_id, role=role, agent_name=agent_name)
+        return await issue_key(
+            graph, client_id=client_id, role=role, agent_name=agent_name, expires_at=expires_at
+        )
+
+
+async def list_keys(settings: Settings, *, client: str) -> list[dict[str, Any]]:
+    async with connected(settings) as graph:
+        client_id = await apikey_admin.client_id_of(graph, client)
+        return await apikey_admin.list_keys(graph, client_id=client_id)
+
+
+async def revoke_key(settings: Settings, *, key_id: str) -> dict[str, Any]:
+    async with connected(settings) as graph:
+        return await apikey_admin.revoke_key(graph, client_id=None, key_id=key_id)
+
+
+async def rotate_key(settings: Settings, *, key_id: str, expires_at: datetime | None) -> IssuedKey:
+    async with connected(settings) as graph:
+        return await apikey_admin.rotate_key(
+            graph, client_id=None, key_id=key_id, expires_at=expires_at
+        )
 
 
 async def reuse_or_issue_key(

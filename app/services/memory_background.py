@@ -10,7 +10,7 @@ from typing import Any
 
 from app.api.context import Services
 from app.artifacts.store import ArtifactStore, make_client
-from app.domain import access_log
+from app.domain import access_log, idempotency
 from app.domain.access_log_writer import AccessLogWriter
 from app.domain.memory_sweeper import MemorySweeper
 from app.settings import Settings
@@ -34,7 +34,7 @@ class MemoryBackground:
                 await task
         if self.writer is not None:
             # What the last requests logged is written before the driver closes.
-            await self.writer.flush()
+            await self.writer.close()
             if access_log.installed() is self.writer:
                 access_log.install(None)
 
@@ -55,6 +55,8 @@ def start_memory_background(services: Services) -> MemoryBackground:
     )
     background = MemoryBackground(sweeper=sweeper, writer=writer)
     background.tasks.append(asyncio.create_task(sweeper.run_forever(), name="memory-sweeper"))
+    purge = idempotency.purge_forever(services.graph, interval_s=settings.memory_sweep_interval_s)
+    background.tasks.append(asyncio.create_task(purge, name="idempotency-key-purge"))
     if writer is not None:
         background.tasks.append(asyncio.create_task(writer.run(), name="access-log-writer"))
     return background

@@ -27,7 +27,7 @@ JVM_FLAGS = [
 
 
 def s3proxy_home(settings: Settings) -> Path:
-    return settings.cache_dir / f"s3proxy-{settings.s3proxy_version}"
+    return settings.s3_home
 
 
 def _jar(settings: Settings) -> Path:

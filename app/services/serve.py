@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import uvicorn
+from starlette.types import ASGIApp
+from uvicorn.main import STARTUP_FAILURE
 
 from app.http import create_app
 from app.logs import configure_logging
 from app.model.enums import Role
 from app.services.admin import reuse_or_issue_key
+from app.services.http_protocol import header_timeout_protocol
 from app.settings import Settings
 
 DEMO_CLIENT = "demo"
@@ -45,12 +50,23 @@ def print_banner(settings: Settings, key: str) -> None:
     print("\n".join(lines), flush=True)
 
 
+def server_config(app: ASGIApp, settings: Settings, **options: Any) -> uvicorn.Config:
+    """uvicorn's configuration for the API (the service and the test suite's servers alike):
+    its protocol cuts off connections whose request headers arrive too slowly."""
+    return uvicorn.Config(app, http=header_timeout_protocol(settings.header_timeout_s), **options)
+
+
 def serve(settings: Settings) -> None:
     configure_logging(settings.log_level)
-    uvicorn.run(
+    config = server_config(
         create_app(settings),
+        settings,
         host=settings.api_host,
         port=settings.api_port,
         log_config=None,
         access_log=False,
     )
+    server = uvicorn.Server(config)
+    server.run()
+    if not server.started:  # as `uvicorn.run` does: a failed start exits non-zero
+        raise SystemExit(STARTUP_FAILURE)

@@ -9,6 +9,7 @@ from typing import Any
 
 from app.artifacts.store import ArtifactStore, make_client
 from app.domain.principal import Principal
+from app.key_cache import USAGE_PROPERTIES
 from app.model.enums import Role
 from app.retrieval.searchable import INDEX_PROPERTIES, SEARCHABLE_LABEL
 from app.services.admin import create_key
@@ -88,8 +89,8 @@ def error_code(body: dict[str, Any]) -> str:
 
 def own_state(labels: list[str], props: dict[str, Any]) -> tuple[list[str], dict[str, Any]]:
     """A node without what the embedding worker adds in the background (it may run between
-    two snapshots)."""
-    kept = {k: v for k, v in props.items() if k not in INDEX_PROPERTIES}
+    two snapshots), nor an API key's last use (written off the request path)."""
+    kept = {k: v for k, v in props.items() if k not in INDEX_PROPERTIES | USAGE_PROPERTIES}
     return [label for label in labels if label != SEARCHABLE_LABEL], kept
 
 

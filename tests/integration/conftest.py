@@ -19,6 +19,7 @@ from neo4j import GraphDatabase
 from app.http import create_app
 from app.model.enums import Role
 from app.services.admin import create_key
+from app.services.serve import server_config
 from app.settings import Settings, load_settings
 
 
@@ -47,9 +48,16 @@ def _free_port() -> int:
 
 @pytest.fixture(scope="session")
 def api_url(settings: Settings) -> Iterator[str]:
-    """The real app served by uvicorn on a free loopback port, in a background thread."""
+    yield from serve_in_thread(settings)
+
+
+def serve_in_thread(settings: Settings) -> Iterator[str]:
+    """The real app served by uvicorn, as `serve` configures it, on a free loopback port in a
+    background thread; yields its base URL and stops it after."""
     port = _free_port()
-    config = uvicorn.Config(create_app(settings), host="127.0.0.1", port=port, log_level="warning")
+    config = server_config(
+        create_app(settings), settings, host="127.0.0.1", port=port, log_level="warning"
+    )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -86,9 +94,12 @@ class Caller:
         return body["data"]
 
 
-def new_caller(settings: Settings, api_url: str, *, role: Role = Role.AGENT) -> Caller:
+def new_caller(
+    settings: Settings, api_url: str, *, role: Role = Role.AGENT, agent_name: str = "tester"
+) -> Caller:
+    """A caller with a new client; an agent key acts only as `agent_name` (README, auth)."""
     client = f"test-{uuid.uuid4().hex[:12]}"
-    issued = asyncio.run(create_key(settings, client=client, role=role, agent_name="tester"))
+    issued = asyncio.run(create_key(settings, client=client, role=role, agent_name=agent_name))
     return Caller(
         http=httpx.Client(base_url=api_url, timeout=30),
         key=issued.secret,

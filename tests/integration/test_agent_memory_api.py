@@ -7,11 +7,26 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from app.model.enums import Role
 from app.settings import Settings
 from tests.integration.agent_memory_helpers import concurrently, counted, seed_memory
 from tests.integration.asset_helpers import MISSING_ID, error_code
 from tests.integration.conftest import Caller, new_caller
+
+
+@pytest.fixture
+def alice(settings: Settings, api_url: str) -> Caller:
+    """Reviewer keys: these tests act for several agents (planner, keeper, ...), which an agent
+    key may not (it acts only as its own agent)."""
+    return new_caller(settings, api_url, role=Role.REVIEWER)
+
+
+@pytest.fixture
+def bob(settings: Settings, api_url: str) -> Caller:
+    return new_caller(settings, api_url, role=Role.REVIEWER)
+
 
 CYCLE = "id agentName sequence thoughts toolCall plan output error status finishedAt"
 RECORD = f"""mutation($input: RecordCycleInput!) {{ recordCycle(input: $input) {{

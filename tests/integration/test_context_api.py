@@ -128,7 +128,7 @@ def _world(settings: Settings, api_url: str, neo4j_session: Any) -> dict[str, An
     alice.data(WRITE_SUMMARY, {"t": bread, "s": "Customer asked about weekend bread delivery."})
     episodes = {
         "mine": _episode(alice, "tester", "Wrote the tankless water heater pricing reel script."),
-        "theirs": _episode(alice, "other-agent", "Wrote a tankless water heater pricing reel."),
+        "theirs": _episode(reviewer, "other-agent", "Wrote a tankless water heater pricing reel."),
     }
     wait_indexed(alice)
     return {

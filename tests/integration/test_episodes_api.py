@@ -27,7 +27,7 @@ from tests.integration.asset_helpers import (
     snapshot,
     store_for,
 )
-from tests.integration.conftest import Caller
+from tests.integration.conftest import Caller, new_caller
 
 EPISODE = "id agentName taskClass trigger inputRefs retrievalRefs toolCallLogUri "
 EPISODE += "toolCallLogSha256 outputSummary status costTokensEst latencyMs parentEpisodeId closedAt"
@@ -228,7 +228,9 @@ def test_concurrent_appends_are_numbered_without_gaps(settings: Settings, alice:
     assert {line["call"]["n"] for line in calls} == set(range(8))
 
 
-def test_episode_tree_of_three_levels(alice: Caller, neo4j_session: Any) -> None:
+def test_episode_tree_of_three_levels(settings: Settings, api_url: str, neo4j_session: Any) -> None:
+    # A reviewer key: the episodes run under several agents (an agent key acts only as itself).
+    alice = new_caller(settings, api_url, role=Role.REVIEWER)
     root = start(alice, taskClass="planner.tick")
     child_a = start(alice, parentEpisodeId=root["id"], agentName="creator")
     child_b = start(alice, parentEpisodeId=root["id"], agentName="critic")
@@ -377,7 +379,9 @@ def test_section_10_episodes_are_recorded_with_inputs_tool_calls_and_outputs(
     assert by_kind["output"]["output_summary"] == "replied"
 
 
-def test_agents_roles_and_validation(settings: Settings, alice: Caller, neo4j_session: Any) -> None:
+def test_agents_roles_and_validation(settings: Settings, api_url: str, neo4j_session: Any) -> None:
+    # A reviewer key named tester: it acts as planner and as itself (an agent key may not).
+    alice = new_caller(settings, api_url, role=Role.REVIEWER)
     ensure = "mutation($i: EnsureAgentInput) { ensureAgent(input: $i) { id name description } }"
     first = alice.data(ensure, {"i": {"name": "planner", "description": "plans weeks"}})
     second = alice.data(ensure, {"i": {"name": "planner"}})

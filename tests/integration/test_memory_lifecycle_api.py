@@ -66,7 +66,9 @@ def test_expired_records_vanish_and_the_sweeper_purges_only_them(
     assert [(e["principal"], e["detail"]) for e in expired] == [
         ("system:sweeper", "1 expired records purged")
     ]
-    ready = httpx.get(f"{api_url}/readyz").json()["details"]
+    # The details are process-wide: shown to an admin key only (issue 11, finding 9).
+    admin_key = {"Authorization": f"Bearer {admin.key}"}
+    ready = httpx.get(f"{api_url}/readyz", headers=admin_key).json()["details"]
     assert ready["memory_sweeper"]["runs"] >= 1 and "written" in ready["access_log"]
 
 

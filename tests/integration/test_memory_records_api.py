@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+import pytest
+
+from app.model.enums import Role
 from app.settings import Settings
 from tests.integration.conftest import Caller, new_caller
 from tests.integration.memory_helpers import (
@@ -19,6 +22,18 @@ from tests.integration.memory_helpers import (
 )
 
 NS = {"subject": "alice", "agent": "brad", "path": ["health"]}
+
+
+@pytest.fixture
+def alice(settings: Settings, api_url: str) -> Caller:
+    """Reviewer keys named tester: these tests write memory of agents brad, planner, ... (an
+    agent key writes only its own agent's memory)."""
+    return new_caller(settings, api_url, role=Role.REVIEWER)
+
+
+@pytest.fixture
+def bob(settings: Settings, api_url: str) -> Caller:
+    return new_caller(settings, api_url, role=Role.REVIEWER)
 
 
 def test_remember_recall_by_id_and_key(alice: Caller) -> None:
@@ -122,7 +137,7 @@ def test_isolation_across_clients_and_namespaces(alice: Caller, bob: Caller) -> 
 
 
 def test_list_filters_and_pagination(settings: Settings, api_url: str) -> None:
-    caller = new_caller(settings, api_url)
+    caller = new_caller(settings, api_url, role=Role.REVIEWER)
     ids = []
     for i in range(5):
         made = remember(

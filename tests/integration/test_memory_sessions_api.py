@@ -24,6 +24,17 @@ from tests.integration.conftest import Caller, new_caller
 from tests.integration.search_helpers import wait_indexed
 
 
+@pytest.fixture
+def alice(settings: Settings, api_url: str) -> Caller:
+    """Keys of agent brad, whose sessions these tests run (an agent key acts only as itself)."""
+    return new_caller(settings, api_url, agent_name="brad")
+
+
+@pytest.fixture
+def bob(settings: Settings, api_url: str) -> Caller:
+    return new_caller(settings, api_url, agent_name="brad")
+
+
 def _times(found: dict[str, Any]) -> list[datetime]:
     return [datetime.fromisoformat(e["node"]["createdAt"]) for e in found["edges"]]
 
@@ -86,7 +97,7 @@ def test_entries_keep_content_tags_priority_and_speaker(alice: Caller) -> None:
 def test_concurrent_puts_get_distinct_strictly_increasing_times(
     settings: Settings, api_url: str
 ) -> None:
-    caller = new_caller(settings, api_url)
+    caller = new_caller(settings, api_url, agent_name="brad")
     session = h.start(caller)
 
     def put(n: int) -> str:
@@ -101,7 +112,9 @@ def test_concurrent_puts_get_distinct_strictly_increasing_times(
     assert h.rehydrate(caller, session["id"], "SUMMARY_ONLY")["session"]["entryCount"] == 24
 
 
-def test_start_is_idempotent_by_external_ref(alice: Caller, bob: Caller) -> None:
+def test_start_is_idempotent_by_external_ref(settings: Settings, api_url: str, bob: Caller) -> None:
+    # A reviewer key: the clash names agent sue (an agent key acts only as itself).
+    alice = new_caller(settings, api_url, role=Role.REVIEWER)
     first = alice.data(h.START, {"input": {"agent": "brad", "externalRef": "call_abc123"}})
     again = alice.data(h.START, {"input": {"agent": "brad", "externalRef": "call_abc123"}})
     assert first["startSession"]["created"] is True
@@ -285,7 +298,11 @@ def test_transcript_round_trip_through_object_storage(settings: Settings, alice:
     assert sorted(a["id"] for a in linked) == sorted([artifact["id"], second["id"]])
 
 
-def test_search_entries_and_episodic_summaries_stay_in_scope(alice: Caller, bob: Caller) -> None:
+def test_search_entries_and_episodic_summaries_stay_in_scope(
+    settings: Settings, api_url: str, bob: Caller
+) -> None:
+    # A reviewer key: sessions of brad and of sue (an agent key acts only as itself).
+    alice = new_caller(settings, api_url, role=Role.REVIEWER)
     one, two = h.start(alice)["id"], h.start(alice)["id"]
     mine = h.put(alice, one, "the database migration failed on the orders table")
     side = h.put(alice, one, "database migration rollback plan", timeline="planning")

@@ -3,11 +3,13 @@ ranking (they stay in the full-text index; the conditions after the index drop t
 
 from __future__ import annotations
 
+from app.retrieval.keyword import candidate_depth
 from tests.integration.conftest import Caller
 from tests.integration.memory_helpers import FORGET, remember
 from tests.integration.search_helpers import search, wait_indexed
 
-CROWD = 60  # more than the keyword pool of a k=5 search (50)
+# More than the keyword candidates asked of the index for a k=5 search (its pool is 50).
+CROWD = candidate_depth(50) + 10
 
 
 def test_keyword_search_reaches_live_records_behind_forgotten_ones(alice: Caller) -> None:

@@ -12,6 +12,7 @@ from strawberry.scalars import JSON
 from app.api.agent_memory.inputs import CompleteCycleInput, RecordCycleInput
 from app.api.agent_memory.resume import resume_row
 from app.api.context import Info
+from app.api.idempotent import IdempotencyKey, once
 from app.api.reads import load_written
 from app.api.types.agent_memory import AgentCycle
 from app.api.types.agents import Agent
@@ -37,14 +38,22 @@ class CycleMutations:
         description="Record a cycle's action proposal (status PROPOSED), numbered after the "
         "agent's last cycle, linked (PRODUCED) to memory records it produced."
     )
-    async def record_cycle(self, info: Info, input: RecordCycleInput) -> AgentCycle:
+    async def record_cycle(
+        self, info: Info, input: RecordCycleInput, idempotency_key: IdempotencyKey = None
+    ) -> AgentCycle:
         fields = dataclasses.asdict(input)
-        record = await agent_cycles.record_cycle(
-            info.context.graph,
-            principal=info.context.caller(),
-            agent_name=fields.pop("agent_name"),
-            memory_ids=fields.pop("memory_ids"),
-            fields=fields,
+        record = await once(
+            info,
+            "recordCycle",
+            idempotency_key,
+            {"input": input},
+            lambda graph: agent_cycles.record_cycle(
+                graph,
+                principal=info.context.caller(),
+                agent_name=fields.pop("agent_name"),
+                memory_ids=fields.pop("memory_ids"),
+                fields=fields,
+            ),
         )
         return await load_written(info, "AgentCycle", record)  # type: ignore[no-any-return]
 
@@ -76,13 +85,20 @@ class CycleMutations:
         state: JSON,
         agent_name: str | None = None,
         expected_version: int | None = None,
+        idempotency_key: IdempotencyKey = None,
     ) -> Agent:
-        record = await agent_state.save_agent_state(
-            info.context.graph,
-            principal=info.context.caller(),
-            agent_name=agent_name,
-            state=state,
-            expected_version=expected_version,
+        record = await once(
+            info,
+            "saveAgentState",
+            idempotency_key,
+            {"state": state, "agent_name": agent_name, "expected_version": expected_version},
+            lambda graph: agent_state.save_agent_state(
+                graph,
+                principal=info.context.caller(),
+                agent_name=agent_name,
+                state=state,
+                expected_version=expected_version,
+            ),
         )
         return await load_written(info, "Agent", record)  # type: ignore[no-any-return]
 

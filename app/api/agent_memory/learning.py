@@ -9,6 +9,7 @@ import strawberry
 from app.api.agent_memory import outputs as o
 from app.api.agent_memory.inputs import FeedbackInput
 from app.api.context import Info
+from app.api.idempotent import IdempotencyKey, once
 from app.api.types.agent_memory import AgentPerformance, FeedbackEvent
 from app.api.types.connection import Connection, connection
 from app.domain import agent_learning, learning_rules
@@ -21,13 +22,21 @@ class LearningMutations:
         "counters for its task type (tasks, successes, ratings, per-pattern stats); "
         "concurrent feedback never loses an update."
     )
-    async def learn_from_feedback(self, info: Info, input: FeedbackInput) -> o.FeedbackLearned:
+    async def learn_from_feedback(
+        self, info: Info, input: FeedbackInput, idempotency_key: IdempotencyKey = None
+    ) -> o.FeedbackLearned:
         fields = dataclasses.asdict(input)
-        learned = await agent_learning.learn_from_feedback(
-            info.context.graph,
-            principal=info.context.caller(),
-            agent_name=fields.pop("agent_name"),
-            fields=fields,
+        learned = await once(
+            info,
+            "learnFromFeedback",
+            idempotency_key,
+            {"input": input},
+            lambda graph: agent_learning.learn_from_feedback(
+                graph,
+                principal=info.context.caller(),
+                agent_name=fields.pop("agent_name"),
+                fields=fields,
+            ),
         )
         performance = learned["performance"]
         patterns = learning_rules.agent_patterns(

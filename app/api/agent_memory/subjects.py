@@ -10,6 +10,7 @@ import strawberry
 from app.api.agent_memory import outputs as o
 from app.api.agent_memory.inputs import RelationshipInput, SubjectInput, TouchInput
 from app.api.context import Info
+from app.api.idempotent import IdempotencyKey, once
 from app.api.reads import load_written
 from app.api.types.agent_memory import MemorySubject
 from app.domain import memory_subjects
@@ -46,15 +47,23 @@ class SubjectMutations:
         description="Record a contact: add its sessions, interactions and minutes to the "
         "relationship's counters and move lastContact forward, atomically."
     )
-    async def touch_relationship(self, info: Info, input: TouchInput) -> o.RelationshipContext:
+    async def touch_relationship(
+        self, info: Info, input: TouchInput, idempotency_key: IdempotencyKey = None
+    ) -> o.RelationshipContext:
         fields = dataclasses.asdict(input)
-        record = await memory_subjects.touch_relationship(
-            info.context.graph,
-            principal=info.context.caller(),
-            subject=fields.pop("subject"),
-            agent_name=fields.pop("agent_name"),
-            at=fields.pop("at"),
-            fields=fields,
+        record = await once(
+            info,
+            "touchRelationship",
+            idempotency_key,
+            {"input": input},
+            lambda graph: memory_subjects.touch_relationship(
+                graph,
+                principal=info.context.caller(),
+                subject=fields.pop("subject"),
+                agent_name=fields.pop("agent_name"),
+                at=fields.pop("at"),
+                fields=fields,
+            ),
         )
         return o.relationship_context(record)
 

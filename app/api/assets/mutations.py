@@ -12,6 +12,7 @@ from app.api.assets import inputs as i
 from app.api.assets import outputs as o
 from app.api.assets.publishing import PublishingMutations
 from app.api.context import Info
+from app.api.idempotent import IdempotencyKey, once
 from app.api.inputs import given_fields
 from app.api.reads import load_written, load_written_at
 from app.api.types.assets import ApprovalRecord, Asset, AssetVariant, PromptArtifact
@@ -22,12 +23,20 @@ from app.model.enums import AssetStatus, VariantStatus
 @strawberry.type
 class AssetGraphMutations:
     @strawberry.mutation(description="Create a draft asset, optionally from a blueprint plan node.")
-    async def create_asset(self, info: Info, input: i.CreateAssetInput) -> Asset:
-        record = await assets.create_asset(
-            info.context.graph,
-            info.context.services.artifacts,
-            principal=info.context.caller(),
-            fields=dataclasses.asdict(input),
+    async def create_asset(
+        self, info: Info, input: i.CreateAssetInput, idempotency_key: IdempotencyKey = None
+    ) -> Asset:
+        record = await once(
+            info,
+            "createAsset",
+            idempotency_key,
+            {"input": input},
+            lambda graph: assets.create_asset(
+                graph,
+                info.context.services.artifacts,
+                principal=info.context.caller(),
+                fields=dataclasses.asdict(input),
+            ),
         )
         return await load_written(info, "Asset", record)  # type: ignore[no-any-return]
 
@@ -95,33 +104,45 @@ class AssetGraphMutations:
 
     @strawberry.mutation(description="Record a prompt (text stored in object storage); immutable.")
     async def create_prompt_artifact(
-        self, info: Info, input: i.CreatePromptArtifactInput
+        self, info: Info, input: i.CreatePromptArtifactInput, idempotency_key: IdempotencyKey = None
     ) -> PromptArtifact:
         fields = dataclasses.asdict(input)
         text = fields.pop("prompt_text")
-        record = await prompts.create_prompt(
-            info.context.graph,
-            info.context.services.artifacts,
-            principal=info.context.caller(),
-            fields=fields,
-            prompt_text=text,
+        record = await once(
+            info,
+            "createPromptArtifact",
+            idempotency_key,
+            {"input": input},
+            lambda graph: prompts.create_prompt(
+                graph,
+                info.context.services.artifacts,
+                principal=info.context.caller(),
+                fields=fields,
+                prompt_text=text,
+            ),
         )
         return await load_written(info, "PromptArtifact", record)  # type: ignore[no-any-return]
 
     @strawberry.mutation(description="Ask for an approval of one asset or one variant (pending).")
     async def create_approval_record(
-        self, info: Info, input: i.CreateApprovalRecordInput
+        self, info: Info, input: i.CreateApprovalRecordInput, idempotency_key: IdempotencyKey = None
     ) -> ApprovalRecord:
         fields = dataclasses.asdict(input)
         evidence = i.upload_bytes(fields.pop("content_base64"))
         content_type = fields.pop("content_type")
-        record = await approvals.create_approval(
-            info.context.graph,
-            info.context.services.artifacts,
-            principal=info.context.caller(),
-            fields=fields,
-            evidence=evidence,
-            content_type=content_type,
+        record = await once(
+            info,
+            "createApprovalRecord",
+            idempotency_key,
+            {"input": input},
+            lambda graph: approvals.create_approval(
+                graph,
+                info.context.services.artifacts,
+                principal=info.context.caller(),
+                fields=fields,
+                evidence=evidence,
+                content_type=content_type,
+            ),
         )
         return await load_written(info, "ApprovalRecord", record)  # type: ignore[no-any-return]
 

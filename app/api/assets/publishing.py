@@ -8,6 +8,7 @@ import strawberry
 
 from app.api.assets import inputs as i
 from app.api.context import Info
+from app.api.idempotent import IdempotencyKey, once
 from app.api.inputs import given_fields
 from app.api.reads import load_written
 from app.api.types.publishing import EvidenceArtifact, PublishPackage, PublishRun
@@ -19,10 +20,16 @@ from app.model.enums import PackageStatus
 class PublishingMutations:
     @strawberry.mutation(description="Bundle variants of the client for a plan (status queued).")
     async def create_publish_package(
-        self, info: Info, input: i.CreatePublishPackageInput
+        self, info: Info, input: i.CreatePublishPackageInput, idempotency_key: IdempotencyKey = None
     ) -> PublishPackage:
-        record = await publishing.create_package(
-            info.context.graph, principal=info.context.caller(), fields=dataclasses.asdict(input)
+        record = await once(
+            info,
+            "createPublishPackage",
+            idempotency_key,
+            {"input": input},
+            lambda graph: publishing.create_package(
+                graph, principal=info.context.caller(), fields=dataclasses.asdict(input)
+            ),
         )
         return await load_written(info, "PublishPackage", record)  # type: ignore[no-any-return]
 
@@ -51,12 +58,20 @@ class PublishingMutations:
         return await load_written(info, "PublishPackage", record)  # type: ignore[no-any-return]
 
     @strawberry.mutation(description="Start a run of a publishing package on one platform.")
-    async def start_publish_run(self, info: Info, input: i.StartPublishRunInput) -> PublishRun:
-        record = await publish_runs.start_run(
-            info.context.graph,
-            principal=info.context.caller(),
-            package_id=input.package_id,
-            platform=input.platform,
+    async def start_publish_run(
+        self, info: Info, input: i.StartPublishRunInput, idempotency_key: IdempotencyKey = None
+    ) -> PublishRun:
+        record = await once(
+            info,
+            "startPublishRun",
+            idempotency_key,
+            {"input": input},
+            lambda graph: publish_runs.start_run(
+                graph,
+                principal=info.context.caller(),
+                package_id=input.package_id,
+                platform=input.platform,
+            ),
         )
         return await load_written(info, "PublishRun", record)  # type: ignore[no-any-return]
 
@@ -76,16 +91,22 @@ class PublishingMutations:
 
     @strawberry.mutation(description="Attach evidence (screenshot, log, ...) to a publish run.")
     async def add_publish_evidence(
-        self, info: Info, input: i.AddPublishEvidenceInput
+        self, info: Info, input: i.AddPublishEvidenceInput, idempotency_key: IdempotencyKey = None
     ) -> EvidenceArtifact:
         data = i.upload_bytes(input.content_base64)
-        record = await publish_runs.add_evidence(
-            info.context.graph,
-            info.context.services.artifacts,
-            principal=info.context.caller(),
-            run_id=input.run_id,
-            kind=input.kind,
-            data=data or b"",
-            content_type=input.content_type,
+        record = await once(
+            info,
+            "addPublishEvidence",
+            idempotency_key,
+            {"input": input},
+            lambda graph: publish_runs.add_evidence(
+                graph,
+                info.context.services.artifacts,
+                principal=info.context.caller(),
+                run_id=input.run_id,
+                kind=input.kind,
+                data=data or b"",
+                content_type=input.content_type,
+            ),
         )
         return await load_written(info, "EvidenceArtifact", record)  # type: ignore[no-any-return]

@@ -10,6 +10,7 @@ import strawberry
 from app.api.context import Info
 from app.api.conversations import inputs as i
 from app.api.conversations import outputs as o
+from app.api.idempotent import IdempotencyKey, once
 from app.api.inputs import given_fields
 from app.api.reads import load_written, load_written_at
 from app.api.types.conversations import ConversationEvent, ConversationThread
@@ -146,17 +147,30 @@ class ConversationMutations:
         summary_long: str | None = None,
         open_questions: list[str] | None = None,
         events_covered: int | None = None,
+        idempotency_key: IdempotencyKey = None,
     ) -> o.ThreadSummaryPayload:
-        written = await conversation_summaries.write_summary(
-            info.context.graph,
-            info.context.services.artifacts,
-            principal=info.context.caller(),
-            policy=_policy(info),
-            thread_id=thread_id,
-            summary_short=summary_short,
-            summary_long=summary_long,
-            open_questions=open_questions,
-            events_covered=events_covered,
+        written = await once(
+            info,
+            "writeThreadSummary",
+            idempotency_key,
+            {
+                "thread_id": thread_id,
+                "summary_short": summary_short,
+                "summary_long": summary_long,
+                "open_questions": open_questions,
+                "events_covered": events_covered,
+            },
+            lambda graph: conversation_summaries.write_summary(
+                graph,
+                info.context.services.artifacts,
+                principal=info.context.caller(),
+                policy=_policy(info),
+                thread_id=thread_id,
+                summary_short=summary_short,
+                summary_long=summary_long,
+                open_questions=open_questions,
+                events_covered=events_covered,
+            ),
         )
         return await _summary_payload(info, written)
 
@@ -165,13 +179,19 @@ class ConversationMutations:
         "summarizer (no LLM) and store it as a version with method 'extractive'."
     )
     async def summarize_thread(
-        self, info: Info, thread_id: strawberry.ID
+        self, info: Info, thread_id: strawberry.ID, idempotency_key: IdempotencyKey = None
     ) -> o.ThreadSummaryPayload:
-        written = await conversation_summaries.summarize_thread(
-            info.context.graph,
-            info.context.services.artifacts,
-            principal=info.context.caller(),
-            policy=_policy(info),
-            thread_id=thread_id,
+        written = await once(
+            info,
+            "summarizeThread",
+            idempotency_key,
+            {"thread_id": thread_id},
+            lambda graph: conversation_summaries.summarize_thread(
+                graph,
+                info.context.services.artifacts,
+                principal=info.context.caller(),
+                policy=_policy(info),
+                thread_id=thread_id,
+            ),
         )
         return await _summary_payload(info, written)

@@ -14,6 +14,7 @@ from app.api.episodes.inputs import (
     EpisodeLinkInput,
     StartEpisodeInput,
 )
+from app.api.idempotent import IdempotencyKey, once
 from app.api.reads import load_written
 from app.api.types.agents import Agent, AgentEpisode
 from app.domain import agents, episodes
@@ -33,14 +34,22 @@ class EpisodeMutations:
         return await load_written(info, "Agent", record)  # type: ignore[no-any-return]
 
     @strawberry.mutation(description="Start a RUNNING episode of an agent (created on first use).")
-    async def start_episode(self, info: Info, input: StartEpisodeInput) -> AgentEpisode:
+    async def start_episode(
+        self, info: Info, input: StartEpisodeInput, idempotency_key: IdempotencyKey = None
+    ) -> AgentEpisode:
         fields = dataclasses.asdict(input)
-        record = await episodes.start_episode(
-            info.context.graph,
-            principal=info.context.caller(),
-            agent_name=fields.pop("agent_name"),
-            parent_episode_id=fields.pop("parent_episode_id"),
-            fields=fields,
+        record = await once(
+            info,
+            "startEpisode",
+            idempotency_key,
+            {"input": input},
+            lambda graph: episodes.start_episode(
+                graph,
+                principal=info.context.caller(),
+                agent_name=fields.pop("agent_name"),
+                parent_episode_id=fields.pop("parent_episode_id"),
+                fields=fields,
+            ),
         )
         return await load_written(info, "AgentEpisode", record)  # type: ignore[no-any-return]
 
@@ -66,17 +75,27 @@ class EpisodeMutations:
 
     @strawberry.mutation(description="Append tool calls (JSON objects) to a running episode's log.")
     async def append_tool_calls(
-        self, info: Info, id: strawberry.ID, entries: list[JSON]
+        self,
+        info: Info,
+        id: strawberry.ID,
+        entries: list[JSON],
+        idempotency_key: IdempotencyKey = None,
     ) -> AgentEpisode:
         settings = info.context.services.settings
-        record = await episodes.append_tool_calls(
-            info.context.graph,
-            info.context.services.artifacts,
-            principal=info.context.caller(),
-            episode_id=id,
-            entries=list(entries),
-            max_bytes=settings.episode_log_max_bytes,
-            max_chunks=settings.episode_log_max_chunks,
+        record = await once(
+            info,
+            "appendToolCalls",
+            idempotency_key,
+            {"id": id, "entries": entries},
+            lambda graph: episodes.append_tool_calls(
+                graph,
+                info.context.services.artifacts,
+                principal=info.context.caller(),
+                episode_id=id,
+                entries=list(entries),
+                max_bytes=settings.episode_log_max_bytes,
+                max_chunks=settings.episode_log_max_chunks,
+            ),
         )
         return await load_written(info, "AgentEpisode", record)  # type: ignore[no-any-return]
 

@@ -9,6 +9,7 @@ from typing import Annotated
 import strawberry
 
 from app.api.context import Info
+from app.api.idempotent import IdempotencyKey, once
 from app.api.lessons.inputs import CreateLessonInput, policy
 from app.api.reads import load_written
 from app.api.types.lessons import ClientSnapshot, Lesson
@@ -24,12 +25,20 @@ class RetiredLessons:
 @strawberry.type
 class LessonMutations:
     @strawberry.mutation(description="Record a lesson with its evidence (metrics, episodes).")
-    async def create_lesson(self, info: Info, input: CreateLessonInput) -> Lesson:
-        record = await lessons.create_lesson(
-            info.context.graph,
-            principal=info.context.caller(),
-            fields=dataclasses.asdict(input),
-            policy=policy(info),
+    async def create_lesson(
+        self, info: Info, input: CreateLessonInput, idempotency_key: IdempotencyKey = None
+    ) -> Lesson:
+        record = await once(
+            info,
+            "createLesson",
+            idempotency_key,
+            {"input": input},
+            lambda graph: lessons.create_lesson(
+                graph,
+                principal=info.context.caller(),
+                fields=dataclasses.asdict(input),
+                policy=policy(info),
+            ),
         )
         return await load_written(info, "Lesson", record)  # type: ignore[no-any-return]
 
@@ -64,14 +73,21 @@ class LessonMutations:
         old_id: strawberry.ID,
         new_lesson: CreateLessonInput,
         note: str | None = None,
+        idempotency_key: IdempotencyKey = None,
     ) -> Lesson:
-        record = await lessons.supersede_lesson(
-            info.context.graph,
-            principal=info.context.caller(),
-            old_id=old_id,
-            fields=dataclasses.asdict(new_lesson),
-            note=note,
-            policy=policy(info),
+        record = await once(
+            info,
+            "supersedeLesson",
+            idempotency_key,
+            {"old_id": old_id, "new_lesson": new_lesson, "note": note},
+            lambda graph: lessons.supersede_lesson(
+                graph,
+                principal=info.context.caller(),
+                old_id=old_id,
+                fields=dataclasses.asdict(new_lesson),
+                note=note,
+                policy=policy(info),
+            ),
         )
         return await load_written(info, "Lesson", record)  # type: ignore[no-any-return]
 
@@ -95,14 +111,21 @@ class LessonMutations:
         from_: Annotated[datetime, strawberry.argument(name="from")],
         to: datetime,
         top: int = 10,
+        idempotency_key: IdempotencyKey = None,
     ) -> ClientSnapshot:
-        record = await client_snapshots.generate_client_snapshot(
-            info.context.graph,
-            info.context.services.artifacts,
-            principal=info.context.caller(),
-            window_start=from_,
-            window_end=to,
-            top=top,
-            policy=policy(info),
+        record = await once(
+            info,
+            "generateClientSnapshot",
+            idempotency_key,
+            {"from_": from_, "to": to, "top": top},
+            lambda graph: client_snapshots.generate_client_snapshot(
+                graph,
+                info.context.services.artifacts,
+                principal=info.context.caller(),
+                window_start=from_,
+                window_end=to,
+                top=top,
+                policy=policy(info),
+            ),
         )
         return await load_written(info, "ClientSnapshot", record)  # type: ignore[no-any-return]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import strawberry
 
 from app.api.context import Info
+from app.api.idempotent import IdempotencyKey, once
 from app.api.links.outputs import MemoryLink, memory_link
 from app.domain import memory_links
 from app.model.enums import MemoryRelation
@@ -24,14 +25,21 @@ class LinkMutations:
         to_id: strawberry.ID,
         relation: MemoryRelation,
         note: str | None = None,
+        idempotency_key: IdempotencyKey = None,
     ) -> MemoryLink:
-        link = await memory_links.link_records(
-            info.context.graph,
-            principal=info.context.caller(),
-            from_id=from_id,
-            to_id=to_id,
-            relation=relation,
-            note=note,
+        link = await once(
+            info,
+            "linkRecords",
+            idempotency_key,
+            {"from_id": from_id, "to_id": to_id, "relation": relation, "note": note},
+            lambda graph: memory_links.link_records(
+                graph,
+                principal=info.context.caller(),
+                from_id=from_id,
+                to_id=to_id,
+                relation=relation,
+                note=note,
+            ),
         )
         return memory_link(link)
 

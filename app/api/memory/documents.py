@@ -9,6 +9,7 @@ import strawberry
 from strawberry.scalars import JSON
 
 from app.api.context import Info
+from app.api.idempotent import IdempotencyKey, once
 from app.api.memory import outputs as o
 from app.api.memory.inputs import ProcedureInput, policy
 from app.api.memory.nodes import as_node
@@ -35,17 +36,33 @@ class DocumentMutations:
         tags: list[str] | None = None,
         priority: int | None = None,
         expires_at: datetime | None = None,
+        idempotency_key: IdempotencyKey = None,
     ) -> MemoryRecord:
-        record = await docs.put_semantic_document(
-            info.context.graph,
-            info.context.services.artifacts,
-            principal=info.context.caller(),
-            object_id=object_id,
-            document=document,
-            subject=subject,
-            agent=agent,
-            extra={"text": text, "tags": tags, "priority": priority, "expires_at": expires_at},
-            policy=policy(info),
+        record = await once(
+            info,
+            "putSemanticDocument",
+            idempotency_key,
+            {
+                "object_id": object_id,
+                "document": document,
+                "subject": subject,
+                "agent": agent,
+                "text": text,
+                "tags": tags,
+                "priority": priority,
+                "expires_at": expires_at,
+            },
+            lambda graph: docs.put_semantic_document(
+                graph,
+                info.context.services.artifacts,
+                principal=info.context.caller(),
+                object_id=object_id,
+                document=document,
+                subject=subject,
+                agent=agent,
+                extra={"text": text, "tags": tags, "priority": priority, "expires_at": expires_at},
+                policy=policy(info),
+            ),
         )
         return await as_node(info, "MemoryRecord", record)  # type: ignore[no-any-return]
 
@@ -72,22 +89,30 @@ class DocumentMutations:
         description="Store or replace an agent's procedure (template, response pattern or "
         "workflow); the previous version is kept (procedureHistory)."
     )
-    async def put_procedure(self, info: Info, input: ProcedureInput) -> MemoryRecord:
-        record = await docs.put_procedure(
-            info.context.graph,
-            info.context.services.artifacts,
-            principal=info.context.caller(),
-            agent=input.agent,
-            name=input.name,
-            procedure_type=input.procedure_type,
-            extra={
-                "text": input.text,
-                "content": input.content,
-                "tags": input.tags,
-                "priority": input.priority,
-                "expected_version": input.expected_version,
-            },
-            policy=policy(info),
+    async def put_procedure(
+        self, info: Info, input: ProcedureInput, idempotency_key: IdempotencyKey = None
+    ) -> MemoryRecord:
+        record = await once(
+            info,
+            "putProcedure",
+            idempotency_key,
+            {"input": input},
+            lambda graph: docs.put_procedure(
+                graph,
+                info.context.services.artifacts,
+                principal=info.context.caller(),
+                agent=input.agent,
+                name=input.name,
+                procedure_type=input.procedure_type,
+                extra={
+                    "text": input.text,
+                    "content": input.content,
+                    "tags": input.tags,
+                    "priority": input.priority,
+                    "expected_version": input.expected_version,
+                },
+                policy=policy(info),
+            ),
         )
         return await as_node(info, "MemoryRecord", record)  # type: ignore[no-any-return]
 

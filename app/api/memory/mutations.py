@@ -8,6 +8,7 @@ import binascii
 import strawberry
 
 from app.api.context import Info
+from app.api.idempotent import IdempotencyKey, once
 from app.api.memory import outputs as o
 from app.api.memory.inputs import NamespaceInput, RememberInput, policy
 from app.api.memory.nodes import as_node
@@ -33,13 +34,21 @@ class MemoryMutations:
         "(namespace, key) as its next version (the previous state kept; a forgotten or expired "
         "key is revived). Content above memoryInlineContentMax bytes goes to object storage."
     )
-    async def remember(self, info: Info, input: RememberInput) -> MemoryRecord:
-        record = await memory_records.remember(
-            info.context.graph,
-            info.context.services.artifacts,
-            principal=info.context.caller(),
-            fields=input.fields(),
-            policy=policy(info),
+    async def remember(
+        self, info: Info, input: RememberInput, idempotency_key: IdempotencyKey = None
+    ) -> MemoryRecord:
+        record = await once(
+            info,
+            "remember",
+            idempotency_key,
+            {"input": input},
+            lambda graph: memory_records.remember(
+                graph,
+                info.context.services.artifacts,
+                principal=info.context.caller(),
+                fields=input.fields(),
+                policy=policy(info),
+            ),
         )
         return await as_node(info, "MemoryRecord", record)  # type: ignore[no-any-return]
 
@@ -79,15 +88,28 @@ class MemoryMutations:
         content_base64: str | None = None,
         uri: str | None = None,
         content_type: str = "text/plain; charset=utf-8",
+        idempotency_key: IdempotencyKey = None,
     ) -> MemoryArtifact:
-        artifact = await attach_artifact(
-            info.context.graph,
-            info.context.services.artifacts,
-            principal=info.context.caller(),
-            owner_id=record_id,
-            kind=kind,
-            data=None if content_base64 is None else decoded_base64(content_base64),
-            uri=uri,
-            content_type=content_type,
+        artifact = await once(
+            info,
+            "attachMemoryArtifact",
+            idempotency_key,
+            {
+                "record_id": record_id,
+                "kind": kind,
+                "content_base64": content_base64,
+                "uri": uri,
+                "content_type": content_type,
+            },
+            lambda graph: attach_artifact(
+                graph,
+                info.context.services.artifacts,
+                principal=info.context.caller(),
+                owner_id=record_id,
+                kind=kind,
+                data=None if content_base64 is None else decoded_base64(content_base64),
+                uri=uri,
+                content_type=content_type,
+            ),
         )
         return MemoryArtifact.from_row(artifact)

@@ -7,6 +7,7 @@ import dataclasses
 import strawberry
 
 from app.api.context import Info
+from app.api.idempotent import IdempotencyKey, once
 from app.api.inputs import given_fields
 from app.api.plan_graph.inputs import (
     AddPlanEdgeInput,
@@ -31,11 +32,19 @@ NON_NULL_ON_UPDATE = frozenset({"node_type", "title"})
 @strawberry.type
 class PlanGraphMutations:
     @strawberry.mutation(description="Add a node to a plan; it starts PENDING unless given.")
-    async def create_plan_node(self, info: Info, input: CreatePlanNodeInput) -> PlanNode:
+    async def create_plan_node(
+        self, info: Info, input: CreatePlanNodeInput, idempotency_key: IdempotencyKey = None
+    ) -> PlanNode:
         fields = dataclasses.asdict(input)
         plan_id = fields.pop("plan_id")
-        record = await plan_nodes.create_plan_node(
-            info.context.graph, principal=info.context.caller(), plan_id=plan_id, fields=fields
+        record = await once(
+            info,
+            "createPlanNode",
+            idempotency_key,
+            {"input": input},
+            lambda graph: plan_nodes.create_plan_node(
+                graph, principal=info.context.caller(), plan_id=plan_id, fields=fields
+            ),
         )
         return await load_written(info, "PlanNode", record)  # type: ignore[no-any-return]
 
@@ -87,12 +96,20 @@ class PlanGraphMutations:
         description="Create a plan with its nodes and edges in one transaction, all or nothing; "
         "edges name nodes by their keys. CYCLE if the edges are not acyclic."
     )
-    async def create_plan_graph(self, info: Info, input: CreatePlanGraphInput) -> PlanGraphResult:
-        result = await plan_graph.create_plan_graph(
-            info.context.graph,
-            principal=info.context.caller(),
-            plan=dataclasses.asdict(input.plan),
-            nodes=[dataclasses.asdict(node) for node in input.nodes],
-            edges=[dataclasses.asdict(edge) for edge in input.edges],
+    async def create_plan_graph(
+        self, info: Info, input: CreatePlanGraphInput, idempotency_key: IdempotencyKey = None
+    ) -> PlanGraphResult:
+        result = await once(
+            info,
+            "createPlanGraph",
+            idempotency_key,
+            {"input": input},
+            lambda graph: plan_graph.create_plan_graph(
+                graph,
+                principal=info.context.caller(),
+                plan=dataclasses.asdict(input.plan),
+                nodes=[dataclasses.asdict(node) for node in input.nodes],
+                edges=[dataclasses.asdict(edge) for edge in input.edges],
+            ),
         )
         return plan_graph_result(result)

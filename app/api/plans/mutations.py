@@ -5,6 +5,7 @@ import dataclasses
 import strawberry
 
 from app.api.context import Info
+from app.api.idempotent import IdempotencyKey, once
 from app.api.inputs import given_fields
 from app.api.plan_graph.inputs import ConstraintsSnapshotInput
 from app.api.plans.inputs import CreatePlanInput, UpdatePlanInput
@@ -19,11 +20,19 @@ NON_NULL_ON_UPDATE = frozenset({"name", "objective_tags", "target_platforms"})
 @strawberry.type
 class PlanMutations:
     @strawberry.mutation(description="Create a plan in status draft.")
-    async def create_plan(self, info: Info, input: CreatePlanInput) -> Plan:
-        record = await plans.create_plan(
-            info.context.graph,
-            principal=info.context.caller(),
-            fields=dataclasses.asdict(input),
+    async def create_plan(
+        self, info: Info, input: CreatePlanInput, idempotency_key: IdempotencyKey = None
+    ) -> Plan:
+        record = await once(
+            info,
+            "createPlan",
+            idempotency_key,
+            {"input": input},
+            lambda graph: plans.create_plan(
+                graph,
+                principal=info.context.caller(),
+                fields=dataclasses.asdict(input),
+            ),
         )
         return await load_written(info, "Plan", record)  # type: ignore[no-any-return]
 

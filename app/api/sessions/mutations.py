@@ -8,6 +8,7 @@ import dataclasses
 import strawberry
 
 from app.api.context import Info
+from app.api.idempotent import IdempotencyKey, once
 from app.api.memory.inputs import policy
 from app.api.reads import load_written, load_written_at
 from app.api.sessions import inputs as i
@@ -23,9 +24,17 @@ class SessionMutations:
         "already used, that session is returned (created false), CONFLICT if its agent or "
         "subject differ."
     )
-    async def start_session(self, info: Info, input: i.StartSessionInput) -> o.StartSessionPayload:
-        started = await memory_sessions.start_session(
-            info.context.graph, principal=info.context.caller(), fields=dataclasses.asdict(input)
+    async def start_session(
+        self, info: Info, input: i.StartSessionInput, idempotency_key: IdempotencyKey = None
+    ) -> o.StartSessionPayload:
+        started = await once(
+            info,
+            "startSession",
+            idempotency_key,
+            {"input": input},
+            lambda graph: memory_sessions.start_session(
+                graph, principal=info.context.caller(), fields=dataclasses.asdict(input)
+            ),
         )
         session = await load_written_at(info, "MemorySession", started.session, "session")
         return o.StartSessionPayload(session=session, created=started.created)
@@ -35,15 +44,23 @@ class SessionMutations:
         "are ordered by createdAt, strictly increasing within the session even under "
         "concurrent puts. INVALID_TRANSITION once the session is flushed."
     )
-    async def put_session_entry(self, info: Info, input: i.PutSessionEntryInput) -> MemoryRecord:
+    async def put_session_entry(
+        self, info: Info, input: i.PutSessionEntryInput, idempotency_key: IdempotencyKey = None
+    ) -> MemoryRecord:
         fields = dataclasses.asdict(input)
-        entry = await memory_sessions.put_entry(
-            info.context.graph,
-            info.context.services.artifacts,
-            principal=info.context.caller(),
-            session_id=fields.pop("session_id"),
-            fields=fields,
-            policy=policy(info),
+        entry = await once(
+            info,
+            "putSessionEntry",
+            idempotency_key,
+            {"input": input},
+            lambda graph: memory_sessions.put_entry(
+                graph,
+                info.context.services.artifacts,
+                principal=info.context.caller(),
+                session_id=fields.pop("session_id"),
+                fields=fields,
+                policy=policy(info),
+            ),
         )
         return await load_written(info, "MemoryRecord", entry)  # type: ignore[no-any-return]
 
@@ -109,16 +126,25 @@ class SessionMutations:
         "HAS_ARTIFACT. Read it back with sessionArtifact."
     )
     async def attach_session_transcript(
-        self, info: Info, input: i.AttachSessionTranscriptInput
+        self,
+        info: Info,
+        input: i.AttachSessionTranscriptInput,
+        idempotency_key: IdempotencyKey = None,
     ) -> MemoryArtifact:
         data, content_type = input.payload()
-        artifact = await session_artifacts.attach_artifact(
-            info.context.graph,
-            info.context.services.artifacts,
-            principal=info.context.caller(),
-            session_id=input.session_id,
-            data=data,
-            content_type=content_type,
-            kind=input.kind,
+        artifact = await once(
+            info,
+            "attachSessionTranscript",
+            idempotency_key,
+            {"input": input},
+            lambda graph: session_artifacts.attach_artifact(
+                graph,
+                info.context.services.artifacts,
+                principal=info.context.caller(),
+                session_id=input.session_id,
+                data=data,
+                content_type=content_type,
+                kind=input.kind,
+            ),
         )
         return MemoryArtifact.from_row(artifact)

@@ -1,0 +1,1 @@
+"""API keys over GraphQL for the admins of a client: list, create, revoke, rotate."""

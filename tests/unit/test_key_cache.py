@@ -1,0 +1,82 @@
+"""The API key resolver's cache (app/key_cache.py) with a fake graph that counts its reads."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+
+from app.domain.apikey_admin import expires_in
+from app.domain.apikeys import generate_secret
+from app.domain.errors import ValidationFailed
+from app.key_cache import KeyResolver
+
+
+class FakeGraph:
+    """Answers the key lookup with one stored key; counts lookups and writes."""
+
+    def __init__(self, expires_at: datetime | None) -> None:
+        self.expires_at = expires_at
+        self.reads = 0
+        self.writes = 0
+
+    async def read(self, query: str, params: dict[str, Any]) -> list[dict[str, Any]]:
+        self.reads += 1
+        await asyncio.sleep(0.01)  # long enough for concurrent misses to overlap
+        row = {"id": "k1", "client_id": "c1", "role": "agent", "agent_name": "brad"}
+        return [row | {"expires_at": self.expires_at, "last_used_at": datetime.now(UTC)}]
+
+    async def write(self, query: str, params: dict[str, Any]) -> list[dict[str, Any]]:
+        self.writes += 1
+        return []
+
+
+def test_expiry_is_checked_on_every_cache_hit() -> None:
+    graph = FakeGraph(expires_at=datetime.now(UTC) + timedelta(seconds=0.3))
+    resolver = KeyResolver(graph, ttl_s=60)  # type: ignore[arg-type]
+    secret = generate_secret()
+
+    async def scenario() -> tuple[Any, Any]:
+        before = await resolver.principal(secret)
+        await asyncio.sleep(0.35)
+        return before, await resolver.principal(secret)
+
+    before, after = asyncio.run(scenario())
+    assert before is not None and before.agent_name == "brad"
+    assert after is None and graph.reads == 1  # refused from the cache, no second lookup
+
+
+def test_concurrent_misses_share_one_lookup_and_the_cache_expires() -> None:
+    graph = FakeGraph(expires_at=None)
+    resolver = KeyResolver(graph, ttl_s=0.1)  # type: ignore[arg-type]
+    secret = generate_secret()
+
+    async def scenario() -> list[Any]:
+        found = await asyncio.gather(*(resolver.principal(secret) for _ in range(20)))
+        await asyncio.sleep(0.15)
+        return [*found, await resolver.principal(secret)]
+
+    found = asyncio.run(scenario())
+    assert all(p is not None and p.key_id == "k1" for p in found)
+    assert graph.reads == 2  # one shared lookup, one after the entry expired
+    assert graph.writes == 0  # last_used_at is recent: nothing to mark
+
+
+def test_malformed_and_missing_keys_never_reach_the_graph() -> None:
+    graph = FakeGraph(expires_at=None)
+    resolver = KeyResolver(graph)  # type: ignore[arg-type]
+    assert asyncio.run(resolver.principal("not-a-key")) is None
+    assert asyncio.run(resolver.principal(None)) is None
+    assert graph.reads == 0
+
+
+def test_expires_in_takes_units() -> None:
+    now = datetime(2027, 1, 1, tzinfo=UTC)
+    assert expires_in("30d", now=now) == now + timedelta(days=30)
+    assert expires_in("90m", now=now) == now + timedelta(minutes=90)
+    assert expires_in("3600", now=now) == now + timedelta(hours=1)
+    for bad in ("0", "soon", "-5m", "1y"):
+        with pytest.raises(ValidationFailed, match="expires-in"):
+            expires_in(bad, now=now)
