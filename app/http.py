@@ -17,16 +17,15 @@ from starlette.types import Receive, Scope, Send
 
 from app.api.context import Services
 from app.api.http_view import GraphQLApp
-from app.api.introspection import KeylessIntrospection
-from app.artifacts.store import ArtifactStore, make_client
+from app.api.introspection import IntrospectionAnswers
+from app.artifacts.store import ArtifactStore, open_store
 from app.auth import RequireApiKey
-from app.domain.errors import retry_hint
 from app.domain.principal import Principal
 from app.graph.executor import GraphExecutor, driver_timeouts
 from app.graph.migrations import migrate
-from app.middleware import BodyLimit, BodyTimeout, LastResort, RequestLog, http_error
+from app.middleware import RequestEdge, http_error
 from app.model.enums import Role
-from app.readiness import metrics, readyz
+from app.readiness import close_probes, metrics, readyz
 from app.retrieval.embedder import Embedder
 from app.retrieval.indexing import TextLoader
 from app.retrieval.worker import EmbeddingWorker
@@ -52,11 +51,7 @@ async def open_services(settings: Settings, *, apply_migrations: bool = True) ->
     if apply_migrations:
         report = await migrate(graph.unbounded())
         log.info("schema at version %d", report.current_version)
-    artifacts = ArtifactStore(
-        make_client(settings),
-        bucket=settings.s3_bucket,
-        retry_after_s=retry_hint(settings.dependency_timeout_s),
-    )
+    artifacts = open_store(settings)
     await artifacts.ensure_bucket()
     embedder = Embedder(
         model_name=settings.embedding_model,
@@ -64,7 +59,7 @@ async def open_services(settings: Settings, *, apply_migrations: bool = True) ->
         threads=settings.embedding_threads,
     )
     indexer = EmbeddingWorker(
-        graph,
+        graph.background(),
         embedder,
         batch=settings.embedding_batch_size,
         poll_s=settings.embedding_poll_s,
@@ -104,10 +99,12 @@ def create_app(settings: Settings) -> Starlette:
         services = await open_services(settings)
         app.state.services = services
         graphql = GraphQLApp(services, local_ide_assets=ide_assets is not None)
-        keyless = KeylessIntrospection(
+        introspection = IntrospectionAnswers(
             graphql, per_minute=settings.keyless_introspection_per_minute
         )
-        app.state.graphql = RequireApiKey(graphql, graph=services.graph, keyless=keyless)
+        app.state.graphql = RequireApiKey(
+            graphql, graph=services.graph, introspection=introspection
+        )
         app.state.memory_background = start_memory_background(services)
         if settings.embedding_worker_in_process:
             services.indexer.start()
@@ -116,7 +113,10 @@ def create_app(settings: Settings) -> Starlette:
         finally:
             await app.state.memory_background.stop()
             await services.indexer.stop()
+            await app.state.graphql.keys.close()
             await services.graph.driver.close()
+            services.artifacts.close()
+            close_probes(app.state)
 
     routes: list[BaseRoute] = [
         Route("/healthz", healthz),
@@ -131,9 +131,10 @@ def create_app(settings: Settings) -> Starlette:
         lifespan=lifespan,
         exception_handlers={HTTPException: http_error},
     )
-    # Outermost last: every request gets an id first, and nothing escapes as plain text.
-    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
-    app.add_middleware(BodyTimeout, seconds=settings.body_timeout_s)
-    app.add_middleware(LastResort)
-    app.add_middleware(RequestLog)
+    app.add_middleware(
+        RequestEdge,
+        max_body_bytes=settings.max_body_bytes,
+        body_timeout_s=settings.body_timeout_s,
+        deadline_s=settings.dependency_timeout_s,
+    )
     return app

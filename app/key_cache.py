@@ -63,7 +63,7 @@ class KeyResolver:
         hit, found = self.cache.get(key_hash)
         if not hit:
             found = await self._shared_lookup(secret, key_hash)
-        if found is None or found.expired(datetime.now(UTC)):
+        if found is None or not found.authenticates(datetime.now(UTC)):
             return None
         return found.principal
 
@@ -89,6 +89,17 @@ class KeyResolver:
             self._touches.add(touch)
             touch.add_done_callback(self._touches.discard)
         return found
+
+    async def close(self, timeout_s: float = 2.0) -> None:
+        """At shutdown: let the last_used_at writes on their way finish (within `timeout_s`,
+        before the driver closes), and cancel what is left."""
+        pending = set(self._touches)
+        if not pending:
+            return
+        _, late = await asyncio.wait(pending, timeout=timeout_s)
+        for task in late:
+            task.cancel()
+        await asyncio.gather(*late, return_exceptions=True)
 
     async def _touch(self, key_id: str) -> None:
         try:

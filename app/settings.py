@@ -6,7 +6,7 @@ from functools import cached_property
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from pydantic import Field, SecretStr, field_validator
+from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
@@ -51,8 +51,9 @@ class Settings(BaseSettings):
     # logs in cache_dir/s3proxy-<version>, buckets in cache_dir/s3data). `bench faults` runs its
     # own server, which it kills and restarts, beside the shared one.
     s3_home_dir: Path | None = None
-    # How long a request waits for Neo4j or object storage (connect, pool, retries, each call)
-    # before it is answered UNAVAILABLE (HTTP 503); also the Retry-After hint.
+    # How long a request waits for Neo4j and object storage, all its calls together (each
+    # connect, pooled connection, transaction with its retries, S3 connect and read is also
+    # bounded by it), before it is answered UNAVAILABLE (HTTP 503); also the Retry-After hint.
     dependency_timeout_s: float = Field(default=5.0, gt=0, le=300)
 
     embedding_model: str = "all-MiniLM-L6-v2"
@@ -81,6 +82,9 @@ class Settings(BaseSettings):
     # arrived within these many seconds is answered 408 and closed.
     header_timeout_s: float = Field(default=10.0, gt=0, le=600)
     body_timeout_s: float = Field(default=30.0, gt=0, le=3_600)
+    # A request's URL, and its request line and headers together, may hold this many bytes
+    # (414 and 431 beyond).
+    max_header_bytes: int = Field(default=65_536, ge=8_192, le=1_048_576)
     # Performance metric ingest: metrics per UNWIND transaction, and per request.
     metric_batch_size: int = Field(default=1_000, ge=1, le=10_000)
     metric_ingest_max: int = Field(default=10_000, ge=1)
@@ -104,6 +108,9 @@ class Settings(BaseSettings):
     # batches every flush interval (or when a batch is full), and can be switched off.
     memory_inline_content_max: int = Field(default=8_000, ge=0, le=1_000_000)
     memory_max_content_bytes: int = Field(default=8 * 1024 * 1024, ge=1024)
+    # Bytes one GraphQL request may read from object storage, all reads together (record
+    # content, event and prompt text...); beyond it reads are refused with VALIDATION.
+    request_read_max_bytes: int = Field(default=32 * 1024 * 1024, ge=1024 * 1024)
     memory_sweep_interval_s: float = Field(default=60.0, gt=0)
     memory_sweep_batch: int = Field(default=500, ge=1, le=10_000)
     access_log_enabled: bool = True
@@ -135,6 +142,17 @@ class Settings(BaseSettings):
                 "s3_endpoint is host[:port] without scheme or path, e.g. 127.0.0.1:9000"
             )
         return value
+
+    @model_validator(mode="after")
+    def _one_read_fits_the_request_budget(self) -> Settings:
+        """A request must be able to read the largest object the service itself stores."""
+        largest = max(self.memory_max_content_bytes, self.episode_log_max_bytes)
+        if self.request_read_max_bytes < largest:
+            raise ValueError(
+                f"request_read_max_bytes ({self.request_read_max_bytes}) must be at least "
+                f"memory_max_content_bytes and episode_log_max_bytes ({largest})"
+            )
+        return self
 
     @cached_property
     def neo4j_bolt_port(self) -> int:

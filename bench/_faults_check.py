@@ -4,9 +4,11 @@ object reference of the load's clients checked."""
 from __future__ import annotations
 
 import hashlib
+import time
 from collections.abc import Iterable
 from typing import Any
 
+import httpx
 from minio import Minio
 from minio.error import S3Error
 from neo4j import GraphDatabase
@@ -23,6 +25,7 @@ READ_BACK = {
     "event": """MATCH (n:ConversationEvent) WHERE n.id IN $ids
       RETURN n.id AS id, n {.external_ref, .text_sha256} AS props, n.text_uri AS uri""",
 }
+ORPHAN_METRIC = "agentmem_orphaned_objects_"
 # Every property of the load's clients' nodes that names a stored object.
 REFERENCES = """
 MATCH (n) WHERE n.client_id IN $clients
@@ -94,3 +97,24 @@ def _stored(s3: Minio, bucket: str, clients: list[str]) -> set[str]:
 
 def _key(settings: Settings, uri: str) -> str:
     return uri.removeprefix(f"s3://{settings.s3_bucket}/")
+
+
+def orphan_totals(metrics: str) -> dict[str, int]:
+    """The API's orphaned-object reconciliation counters, from its /metrics text."""
+    totals = {}
+    for line in metrics.splitlines():
+        if line.startswith(ORPHAN_METRIC):
+            name, value = line.removeprefix(ORPHAN_METRIC).split()
+            totals[name.removesuffix("_total")] = int(float(value))
+    return totals
+
+
+def reconciled(api_url: str, *, within_s: float = 60.0) -> dict[str, int]:
+    """The API's reconciliation totals once nothing waits in its queue (or after `within_s`):
+    objects a failed write may have left are removed after a grace period."""
+    deadline = time.monotonic() + within_s
+    while True:
+        totals = orphan_totals(httpx.get(f"{api_url}/metrics", timeout=10).text)
+        if not totals.get("pending") or time.monotonic() > deadline:
+            return totals
+        time.sleep(1)

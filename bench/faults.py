@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from app.settings import Settings, load_settings  # noqa: E402
 from bench._common import report, summary  # noqa: E402
-from bench._faults_check import verify  # noqa: E402
+from bench._faults_check import reconciled, verify  # noqa: E402
 from bench._faults_load import KINDS, Load, Refusal  # noqa: E402
 from bench._faults_rig import Rig, rig_environment  # noqa: E402
 
@@ -173,10 +173,14 @@ def run(args: argparse.Namespace) -> None:
         say(f"load running: {args.threads} client threads")
         faults = run_faults(rig, load, args)
         load.stop()
-        say("load stopped; reading every acknowledged write back ...")
+        say("load stopped; waiting for the API's orphan reconciliation ...")
+        reconciliation = reconciled(rig.api_url)
+        say(f"reconciliation (since the API restarted): {reconciliation}")
+        say("reading every acknowledged write back ...")
         integrity = verify(settings, load.acks, load.client_ids)
         answers = answers_by_fault(load)
         print_tables(integrity, answers, faults)
+        print(f"\norphan reconciliation (the API since its restart): {reconciliation}")
         rows = {
             f"{kind} (acknowledged)": summary([a.ms for a in load.acks if a.kind == kind])
             for kind in KINDS
@@ -188,7 +192,12 @@ def run(args: argparse.Namespace) -> None:
             "steady_s": args.steady,
             "dependency_timeout_s": settings.dependency_timeout_s,
         }
-        extra = {"integrity": integrity, "answers": answers, "faults": faults}
+        extra = {
+            "integrity": integrity,
+            "reconciliation": reconciliation,
+            "answers": answers,
+            "faults": faults,
+        }
         version = neo4j_version(settings)
         report("faults", sizes=sizes, rows=rows, ratios={}, neo4j_server=version, extra=extra)
     finally:

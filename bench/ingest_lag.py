@@ -114,6 +114,8 @@ def main() -> None:
     bare = throughput(embedder, turns, batch, batch * 2)
     name = f"{CLIENT}-{uuid.uuid4().hex[:8]}"
     issued = asyncio.run(create_key(settings, client=name, role=Role.AGENT, agent_name="bench"))
+    # /readyz shows the embedding worker's details to an admin key only.
+    admin = asyncio.run(create_key(settings, client=name, role=Role.ADMIN, agent_name=None))
     auth = (settings.neo4j_user, settings.neo4j_password.get_secret_value())
     with GraphDatabase.driver(settings.neo4j_uri, auth=auth) as driver:
         waiting = backlog(driver)
@@ -121,7 +123,7 @@ def main() -> None:
         server = serve_api(port)
         try:
             api = Api(port, issued.secret)
-            bearer = {"Authorization": f"Bearer {issued.secret}"}
+            bearer = {"Authorization": f"Bearer {admin.secret}"}
             url = f"http://127.0.0.1:{port}"
             with httpx.Client(base_url=url, headers=bearer, timeout=60) as http:
                 observer = Observer(api, http, driver, issued.principal.client_id)

@@ -225,7 +225,8 @@ def main() -> None:
     args = parser.parse_args()
     settings = load_settings()
     name = f"bench-memory-{uuid.uuid4().hex[:8]}"
-    issued = asyncio.run(create_key(settings, client=name, role=Role.AGENT, agent_name="bench"))
+    # The records are agent brad's (namespace agent:brad): an agent key acts only as its agent.
+    issued = asyncio.run(create_key(settings, client=name, role=Role.AGENT, agent_name="brad"))
     client_id = issued.principal.client_id
     started = {"log on": start_server(True), "log off": start_server(False)}
     urls = {label: url for label, (_, url) in started.items()}

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Iterator
 from typing import Any
@@ -11,6 +10,7 @@ from graphql import GraphQLError
 from starlette.types import Send
 from strawberry.extensions import SchemaExtension
 
+from app.asgi import send_json
 from app.domain.errors import AppError, Unavailable
 
 log = logging.getLogger("app.api")
@@ -98,15 +98,12 @@ def unavailable_body(error: Unavailable) -> dict[str, Any]:
     return {"errors": [{"message": error.message, "extensions": extensions}]}
 
 
+async def send_answer(send: Send, response: Any) -> None:
+    """Sends a GraphQL response: 503 + Retry-After where it met an outage, else 200."""
+    status, headers = http_status(response)
+    await send_json(send, status, response, headers)
+
+
 async def send_unavailable(send: Send, error: Unavailable) -> None:
     """Answer 503 + Retry-After for an outage met outside GraphQL (the API key lookup)."""
-    body = unavailable_body(error)
-    payload = json.dumps(body).encode()
-    status, extra_headers = http_status(body)
-    headers = [
-        (b"content-type", b"application/json"),
-        (b"content-length", str(len(payload)).encode()),
-        *extra_headers,
-    ]
-    await send({"type": "http.response.start", "status": status, "headers": headers})
-    await send({"type": "http.response.body", "body": payload})
+    await send_answer(send, unavailable_body(error))

@@ -10,13 +10,12 @@ strawberry's view, with the body replayed, so the answers to those do not change
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from cross_web import HTTPException
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
-from starlette.types import Message, Receive, Scope, Send
+from starlette.responses import Response
+from starlette.types import Receive, Scope, Send
 from strawberry.asgi import GraphQL
 from strawberry.exceptions import MissingQueryError
 from strawberry.http import GraphQLHTTPResponse
@@ -26,75 +25,25 @@ from strawberry.types.graphql import OperationType
 from strawberry.types.unset import UNSET
 
 from app.api.context import RequestContext, Services
-from app.api.errors import answer_extensions, http_status, shaped, unavailable_body
+from app.api.errors import answer_extensions, http_status, send_answer, shaped, unavailable_body
 from app.api.read_learning import ReadLearning
 from app.api.read_plans import STATS, ReadPlans
-from app.api.request_body import BadBody, parse_json, request_json
+from app.api.request_body import BadBody, ParsedBody, parse_json, request_json
 from app.api.schema import build_schema
+from app.api.view_request import (
+    REPLAYED,
+    read_body,
+    refusal,
+    replay,
+    replayed,
+    single_operation,
+)
+from app.artifacts.read_budget import open_read_budget
 from app.domain.errors import Unavailable
 from app.graph.executor import start_counting
-from app.middleware import error_body, http_error_code
 from app.services.graphiql_assets import localised
 
 POST_OPERATIONS = OperationType.from_http("POST")
-STREAMING_ACCEPT = ("multipart/mixed", "text/event-stream")
-REQUEST_KEYS = frozenset({"query", "variables", "operationName", "extensions"})
-
-
-def refusal(status: int, message: str) -> Response:
-    return JSONResponse(error_body(message, http_error_code(status)), status_code=status)
-
-
-def single_operation(scope: Scope, body: bytes) -> dict[str, Any] | None:
-    """The parsed body when it is one plain JSON operation that the direct path answers."""
-    headers = dict(scope["headers"])
-    content_type = headers.get(b"content-type", b"").split(b";")[0].strip().lower()
-    accept = headers.get(b"accept", b"").decode("latin-1")
-    if content_type != b"application/json" or any(kind in accept for kind in STREAMING_ACCEPT):
-        return None
-    try:
-        data = request_json(scope, body)
-    except BadBody:
-        return None  # the view answers 400
-    if not isinstance(data, dict) or not REQUEST_KEYS.issuperset(data):
-        return None
-    kinds = (
-        isinstance(data.get("query"), str),
-        isinstance(data.get("variables"), dict | None),
-        isinstance(data.get("operationName"), str | None),
-        isinstance(data.get("extensions"), dict | None),
-    )
-    return data if all(kinds) else None
-
-
-async def read_body(receive: Receive) -> bytes:
-    chunks: list[bytes] = []
-    while True:
-        message = await receive()
-        if message["type"] != "http.request":
-            return b""
-        chunks.append(message.get("body", b""))
-        if not message.get("more_body", False):
-            return b"".join(chunks)
-
-
-def replay(body: bytes) -> Receive:
-    async def receive() -> Message:
-        return {"type": "http.request", "body": body, "more_body": False}
-
-    return receive
-
-
-async def _send_json(send: Send, body: Any) -> None:
-    payload = json.dumps(body, separators=(",", ":")).encode()
-    status, extra_headers = http_status(body)
-    headers = [
-        (b"content-type", b"application/json"),
-        (b"content-length", str(len(payload)).encode()),
-        *extra_headers,
-    ]
-    await send({"type": "http.response.start", "status": status, "headers": headers})
-    await send({"type": "http.response.body", "body": payload})
 
 
 class GraphQLApp(GraphQL[RequestContext, None]):
@@ -115,15 +64,19 @@ class GraphQLApp(GraphQL[RequestContext, None]):
             await super().__call__(scope, receive, send)
             return
         body = await read_body(receive)
+        operation = single_operation(scope, body)
+        if operation is not None and await self._answer(scope, operation, send):
+            return
         try:
-            request_json(scope, body)
+            value = request_json(scope, body)
         except BadBody as error:
             await refusal(400, error.message)(scope, receive, send)
             return
-        operation = single_operation(scope, body)
-        answered = operation is not None and await self._answer(scope, operation, send)
-        if not answered:
+        replaying = REPLAYED.set(None if value is None else ParsedBody(body, value))
+        try:
             await super().__call__(scope, replay(body), send)
+        finally:
+            REPLAYED.reset(replaying)
 
     async def run(self, request: Any, context: Any = UNSET, root_value: Any = UNSET) -> Any:
         """strawberry's view, whose HTTP errors (no query, a batch, an unsupported content type,
@@ -134,7 +87,11 @@ class GraphQLApp(GraphQL[RequestContext, None]):
             return refusal(error.status_code, error.reason)
 
     def decode_json(self, data: str | bytes) -> object:
-        """Every JSON strawberry's view parses (GET parameters, multipart fields) is bounded."""
+        """Every JSON strawberry's view parses (GET parameters, multipart fields) is bounded; a
+        replayed body (a batch) was parsed already."""
+        known = replayed(data)
+        if known is not None and known.error is None:
+            return known.value
         try:
             return parse_json(data)
         except BadBody as error:
@@ -152,11 +109,11 @@ class GraphQLApp(GraphQL[RequestContext, None]):
             try:
                 data = await plan.answer(context, variables)
             except Unavailable as error:  # strawberry would only meet the same outage again
-                await _send_json(send, unavailable_body(error))
+                await send_answer(send, unavailable_body(error))
                 return True
             if data is not None:
                 STATS.answered += 1
-                await _send_json(send, {"data": data, **answer_extensions(context)})
+                await send_answer(send, {"data": data, **answer_extensions(context)})
                 return True
             STATS.declined += 1
         context = await self.get_context(request, None)
@@ -178,7 +135,7 @@ class GraphQLApp(GraphQL[RequestContext, None]):
         if self.plans is not None and context.learning is not None and not result.errors:
             keys = list(result.data or {})
             self.plans.learn(query, name, variables, context.learning, keys)
-        await _send_json(send, await self.process_result(request, result))
+        await send_answer(send, await self.process_result(request, result))
         return True
 
     def create_response(
@@ -197,6 +154,7 @@ class GraphQLApp(GraphQL[RequestContext, None]):
         return await super().process_result(request, result)
 
     async def get_context(self, request: Any, response: Any) -> RequestContext:
+        open_read_budget(self.services.settings.request_read_max_bytes)
         return RequestContext(
             request=request,
             services=self.services,

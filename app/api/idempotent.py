@@ -1,10 +1,29 @@
-"""The `idempotencyKey` argument of the creates an agent may retry, and the one call that
-honours it (app/domain/idempotency.py): without a key the create just runs."""
+"""The `idempotencyKey` argument of the creates an agent may retry (app/domain/idempotency.py).
+
+A resolver that takes the key is decorated `@idempotent` and runs its create through
+`create_once`:
+
+    @strawberry.mutation(description=...)
+    @idempotent
+    async def remember(self, info: Info, input: RememberInput,
+                       idempotency_key: IdempotencyKey = None) -> MemoryRecord:
+        record = await create_once(info, lambda graph: memory_records.remember(graph, ...))
+
+The request a key is bound to is every argument the resolver was called with (defaults
+included), taken by the decorator, so no argument can be left out of it. Without a key the
+create just runs. With one, `create` may run more than once (the driver repeats the claim's
+transaction after a transient error): it builds its arguments on each call and never changes
+what it captured.
+"""
 
 from __future__ import annotations
 
+import functools
+import inspect
 from collections.abc import Awaitable, Callable
-from typing import Annotated, Any, TypeVar
+from contextvars import ContextVar
+from dataclasses import dataclass
+from typing import Annotated, Any, ParamSpec, TypeVar
 
 import strawberry
 
@@ -12,36 +31,69 @@ from app.api.context import Info
 from app.domain.idempotency import run_once
 from app.graph.executor import GraphExecutor
 
+P = ParamSpec("P")
 T = TypeVar("T")
+KEY_ARGUMENT = "idempotency_key"
+NOT_REQUEST = frozenset({"self", "info", KEY_ARGUMENT})
 
 IdempotencyKey = Annotated[
     str | None,
     strawberry.argument(
-        description="Makes a retry safe: the same key (per client, kept "
+        description="Makes a retry safe: the same key (per client and caller, kept "
         "idempotencyRetentionS, 24 h by default) returns the first call's result instead of "
         "creating again; with a different request it is CONFLICT. E.g. a UUID per attempt."
     ),
 ]
 
 
-async def once(
-    info: Info,
-    operation: str,
-    key: str | None,
-    request: dict[str, Any],
-    create: Callable[[GraphExecutor], Awaitable[T]],
-) -> T:
-    """`create(graph)`, or with a key the first result of this request (`request`: the
-    mutation's arguments other than the key, which its fingerprint covers)."""
+@dataclass(frozen=True)
+class KeyedCall:
+    """One call of an @idempotent resolver: its key and the arguments its fingerprint covers."""
+
+    key: str | None
+    request: dict[str, Any]
+
+
+_current: ContextVar[KeyedCall | None] = ContextVar("idempotent_call", default=None)
+
+
+def idempotent(resolver: Callable[P, Awaitable[T]]) -> Callable[P, Awaitable[T]]:
+    """Binds `create_once` in `resolver` to the resolver's own idempotency key and arguments."""
+    signature = inspect.signature(resolver)
+    if KEY_ARGUMENT not in signature.parameters:
+        raise TypeError(f"{resolver.__qualname__} takes no {KEY_ARGUMENT} argument")
+
+    @functools.wraps(resolver)  # strawberry reads the arguments through __wrapped__
+    async def resolve(*args: P.args, **kwargs: P.kwargs) -> T:
+        bound = signature.bind(*args, **kwargs)
+        bound.apply_defaults()
+        given = bound.arguments
+        request = {name: value for name, value in given.items() if name not in NOT_REQUEST}
+        token = _current.set(KeyedCall(given[KEY_ARGUMENT], request))
+        try:
+            return await resolver(*args, **kwargs)
+        finally:
+            _current.reset(token)
+
+    resolve.__idempotent__ = True  # type: ignore[attr-defined]
+    return resolve
+
+
+async def create_once(info: Info, create: Callable[[GraphExecutor], Awaitable[T]]) -> T:
+    """`create(graph)`; with an idempotency key, the first result of the same request by the
+    same caller (app/domain/idempotency.py)."""
+    call = _current.get()
+    if call is None:
+        raise RuntimeError("create_once is called only by an @idempotent resolver")
     graph = info.context.graph
-    if key is None:
+    if call.key is None:
         return await create(graph)
     return await run_once(
         graph,
         info.context.caller(),
-        key=key,
-        operation=operation,
-        request=request,
+        key=call.key,
+        operation=info.field_name,
+        request=call.request,
         create=create,
         retention_s=info.context.services.settings.idempotency_retention_s,
     )

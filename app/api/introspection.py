@@ -1,86 +1,74 @@
-"""Introspection without an API key: answered from a cache, and rate-limited per remote address.
+"""Introspection: answered from a cache, built off the event loop, and without a key rate-limited.
 
 GraphiQL introspects before its user has pasted a key, and the schema is published
-(schema.graphql), so keyless introspection stays. But its answer is large (2.25 MB for 2.9 KB
-of standard introspection query) and took 1.7 s to build: each distinct request is answered once
-per process and then replayed (the schema does not change while the process runs), and each
-remote address may send `per_minute` keyless introspections a minute, with bursts of as many.
+(schema.graphql), so keyless introspection stays. But its answer is large (0.5 to 2.25 MB) and
+takes 0.2 to 1.7 s of CPU to build (app/api/limits.py caps `__schema` and `__type` at two per
+operation). So:
+- answers are cached by what they depend on: the document as graphql-core prints it (spacing,
+  comments and commas do not make a new entry), the operation name, variables and extensions;
+- what the cache misses is built one at a time, in a worker thread (the event loop keeps serving
+  other requests);
+- without a key, each remote address may send `per_minute` introspections a minute (bursts of as
+  many), and at most `per_minute` answers a minute are built in all, whatever the addresses.
+A keyed request that selects `__schema` or `__type` and nothing but introspection takes the same
+cache and worker thread, without the keyless limits.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
+import json
 import math
-import time
+import re
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
 from graphql import (
+    DocumentNode,
     FieldNode,
     FragmentDefinitionNode,
     GraphQLError,
     OperationDefinitionNode,
     parse,
+    print_ast,
 )
 from starlette.types import ASGIApp, Message, Scope, Send
 
 from app.api.context import ROUND_TRIPS_HEADER
-from app.middleware import error_body, send_json
+from app.api.rate_limit import RateLimit
+from app.api.request_body import BadBody, request_json
+from app.asgi import error_body, headers_of, send_json
 
 MAX_ANSWERS = 16
-MAX_ADDRESSES = 10_000
 # Parsing is the one GraphQL work done before a keyless request is refused; the standard
 # introspection queries have 200 to 400 tokens.
 MAX_TOKENS = 1_000
+_ALL = "all addresses"
+# A keyed body without these words is not looked at further (`__typename` alone is cheap).
+_SCHEMA_FIELD = re.compile(rb"__(?:schema|type)\b")
 
 
-def selects_only_introspection(request: Any) -> bool:
-    """True for a request (parsed JSON body) whose every operation selects only `__schema`,
-    `__type`, `__typename`."""
+def introspection_document(request: Any) -> DocumentNode | None:
+    """The document of a request (parsed JSON body) whose every operation selects only
+    `__schema`, `__type`, `__typename`; None for any other request."""
     try:
         document = parse(request["query"], no_location=True, max_tokens=MAX_TOKENS)
     except (KeyError, TypeError, GraphQLError):
-        return False
+        return None
     operations = [d for d in document.definitions if isinstance(d, OperationDefinitionNode)]
     fragments = [d for d in document.definitions if isinstance(d, FragmentDefinitionNode)]
     if not operations or len(operations) + len(fragments) != len(document.definitions):
-        return False
+        return None
     # Fragments (GraphiQL's query spreads three) can only be spread below these root fields,
     # where validation holds them to introspection types.
-    return all(
+    only_introspection = all(
         isinstance(selection, FieldNode) and selection.name.value.startswith("__")
         for operation in operations
         for selection in operation.selection_set.selections
     )
-
-
-@dataclass
-class _Bucket:
-    tokens: float
-    updated: float
-
-
-class RateLimit:
-    """A token bucket per key: `per_minute` tokens a minute, holding at most as many."""
-
-    def __init__(self, per_minute: int) -> None:
-        self.per_minute = per_minute
-        self._buckets: OrderedDict[str, _Bucket] = OrderedDict()
-
-    def wait_s(self, key: str) -> float:
-        """0 when the key may go now (a token is taken), else the seconds until it may."""
-        now = time.monotonic()
-        bucket = self._buckets.pop(key, None) or _Bucket(float(self.per_minute), now)
-        refill = (now - bucket.updated) * self.per_minute / 60
-        bucket.tokens, bucket.updated = min(self.per_minute, bucket.tokens + refill), now
-        self._buckets[key] = bucket
-        if len(self._buckets) > MAX_ADDRESSES:
-            self._buckets.popitem(last=False)
-        if bucket.tokens >= 1:
-            bucket.tokens -= 1
-            return 0.0
-        return (1 - bucket.tokens) * 60 / self.per_minute
+    return document if only_introspection else None
 
 
 @dataclass(frozen=True)
@@ -90,34 +78,70 @@ class _Answer:
     body: bytes
 
 
-class KeylessIntrospection:
+class IntrospectionAnswers:
     def __init__(self, app: ASGIApp, *, per_minute: int) -> None:
         self.app = app
-        self.limit = RateLimit(per_minute)
+        self.per_address = RateLimit(per_minute)
+        self.builds = RateLimit(per_minute)
+        self._building = asyncio.Lock()
         self._answers: OrderedDict[bytes, _Answer] = OrderedDict()
 
-    async def __call__(self, scope: Scope, body: bytes, send: Send) -> None:
+    async def answered(self, scope: Scope, body: bytes, request: Any, send: Send) -> bool:
+        """Answers (or refuses 429) a keyless request that only introspects; False, with
+        nothing sent, for any other request."""
+        document = introspection_document(request)
+        if document is None:
+            return False
         address = (scope.get("client") or ("unknown",))[0]
-        wait = self.limit.wait_s(address)
-        if wait:
-            seconds = math.ceil(wait)
-            message = f"too many introspections without an API key; retry in {seconds} s"
-            refusal = error_body(message, "RATE_LIMITED", retryAfterSeconds=seconds)
-            await send_json(send, 429, refusal, [(b"retry-after", str(seconds).encode())])
-            return
-        key = _request_key(scope, body)
-        answer = self._answers.get(key)
+        if wait := self.per_address.wait_s(address):
+            await _refuse(send, wait, "too many introspections without an API key")
+            return True
+        key = _request_key(scope, document, request)
+        answer = self._cached(key)
         if answer is None:
-            answer = await self._answer(scope, body)
-            if answer.status == 200:
-                self._answers[key] = answer
-                if len(self._answers) > MAX_ANSWERS:
-                    self._answers.popitem(last=False)
-        else:
+            if wait := self.builds.wait_s(_ALL):
+                await _refuse(send, wait, "too many distinct introspections without an API key")
+                return True
+            answer = await self._build(scope, body, key)
+        await _send_answer(send, answer)
+        return True
+
+    async def answered_with_key(self, scope: Scope, body: bytes, send: Send) -> bool:
+        """Answers a keyed request that selects `__schema` or `__type` and only introspects;
+        False, with nothing sent, for any other request."""
+        if _SCHEMA_FIELD.search(body) is None:
+            return False
+        try:
+            request = request_json(scope, body)
+        except BadBody:  # the view refuses it
+            return False
+        document = introspection_document(request)
+        if document is None:
+            return False
+        key = _request_key(scope, document, request)
+        answer = self._cached(key) or await self._build(scope, body, key)
+        await _send_answer(send, answer)
+        return True
+
+    def _cached(self, key: bytes) -> _Answer | None:
+        answer = self._answers.get(key)
+        if answer is not None:
             self._answers.move_to_end(key)
-        start = {"type": "http.response.start", "status": answer.status, "headers": answer.headers}
-        await send(start)
-        await send({"type": "http.response.body", "body": answer.body})
+        return answer
+
+    async def _build(self, scope: Scope, body: bytes, key: bytes) -> _Answer:
+        async with self._building:
+            answer = self._cached(key)  # built while this request waited
+            if answer is None:
+                # Its own event loop in a worker thread: introspection reads only the schema,
+                # and the view's one shared structure it touches (the read plans' list of
+                # documents that cannot become plans) takes single dict operations.
+                answer = await asyncio.to_thread(asyncio.run, self._answer(scope, body))
+                if answer.status == 200:
+                    self._answers[key] = answer
+                    if len(self._answers) > MAX_ANSWERS:
+                        self._answers.popitem(last=False)
+            return answer
 
     async def _answer(self, scope: Scope, body: bytes) -> _Answer:
         messages: list[Message] = []
@@ -134,8 +158,26 @@ class KeylessIntrospection:
         return _Answer(start["status"], list(start.get("headers", [])), b"".join(bodies))
 
 
-def _request_key(scope: Scope, body: bytes) -> bytes:
-    """The request as far as its answer depends on it: the body, and whether it asked for the
-    Cypher round-trip count."""
-    headers = dict(scope["headers"])
-    return hashlib.sha256(headers.get(ROUND_TRIPS_HEADER.encode(), b"") + b"\0" + body).digest()
+async def _send_answer(send: Send, answer: _Answer) -> None:
+    start = {"type": "http.response.start", "status": answer.status, "headers": answer.headers}
+    await send(start)
+    await send({"type": "http.response.body", "body": answer.body})
+
+
+async def _refuse(send: Send, wait_s: float, why: str) -> None:
+    seconds = math.ceil(wait_s)
+    message = f"{why}; retry in {seconds} s, or send an API key"
+    refusal = error_body(message, "RATE_LIMITED", retryAfterSeconds=seconds)
+    await send_json(send, 429, refusal, [(b"retry-after", str(seconds).encode())])
+
+
+def _request_key(scope: Scope, document: DocumentNode, request: dict[str, Any]) -> bytes:
+    """All the answer depends on: the document as printed (not as sent), the operation name,
+    variables and extensions, and whether the Cypher round-trip count was asked for."""
+    asked = {name: request.get(name) for name in ("operationName", "variables", "extensions")}
+    parts = [
+        headers_of(scope).get(ROUND_TRIPS_HEADER.encode(), b"").decode("latin-1"),
+        print_ast(document),
+        json.dumps(asked, sort_keys=True),
+    ]
+    return hashlib.sha256("\0".join(parts).encode("utf-8", "surrogatepass")).digest()

@@ -5,6 +5,10 @@ strawberry's QueryDepthLimiter and MaxAliasesLimiter expand a fragment again at 
 a "fragment bomb" (each fragment spreads the previous one twice) costs 2^levels: 22 levels held
 the event loop for 13 s. Here the cost is linear in the document, and the bomb itself is refused:
 its fields, counted once per spread as execution would meet them, exceed `max_fields`.
+
+Introspection is counted apart: one `__schema` selection can build megabytes of answer (0.2 s
+of CPU for a full one) in few tokens, and its fields are not depth-limited; each operation may
+select `__schema` and `__type` at most MAX_INTROSPECTIONS times (aliases and spreads included).
 """
 
 from __future__ import annotations
@@ -26,21 +30,29 @@ from graphql import (
 )
 from graphql.language.visitor import SKIP, VisitorAction
 
+# GraphiQL's introspection query selects `__schema` once; a second allows a `__type` beside it.
+MAX_INTROSPECTIONS = 2
+INTROSPECTION_FIELDS = frozenset({"__schema", "__type"})
+
 
 @dataclass(frozen=True)
 class Measure:
     depth: int  # nested fields that have a selection set (introspection fields do not count)
     aliases: int
     fields: int  # once every fragment spread is expanded
+    introspections: int = 0  # `__schema` and `__type` selections, counted as `fields`
 
     def beside(self, other: Measure) -> Measure:
         """The measure of two selections side by side in one selection set."""
         return Measure(
-            max(self.depth, other.depth), self.aliases + other.aliases, self.fields + other.fields
+            max(self.depth, other.depth),
+            self.aliases + other.aliases,
+            self.fields + other.fields,
+            self.introspections + other.introspections,
         )
 
 
-NOTHING = Measure(0, 0, 0)
+NOTHING = Measure(0, 0, 0, 0)
 
 
 class DocumentMeasure:
@@ -68,7 +80,13 @@ class DocumentMeasure:
             # the standard introspection query nests its type references deeper than queries.
             leaf = selection.selection_set is None or selection.name.value.startswith("__")
             depth = 0 if leaf else inner.depth + 1
-            return Measure(depth, inner.aliases + alias, inner.fields + 1)
+            introspection = 1 if selection.name.value in INTROSPECTION_FIELDS else 0
+            return Measure(
+                depth,
+                inner.aliases + alias,
+                inner.fields + 1,
+                inner.introspections + introspection,
+            )
         if isinstance(selection, InlineFragmentNode):
             return self.selections(selection.selection_set)
         # A spread of an unknown fragment, or of one inside a cycle, counts nothing here:
@@ -143,4 +161,9 @@ def _excesses(
         yield (
             f"'{name}' selects {found.fields} fields once its fragments are expanded. "
             f"Allowed: {max_fields}; spread fragments fewer times or split the query"
+        )
+    if found.introspections > MAX_INTROSPECTIONS:
+        yield (
+            f"'{name}' selects __schema or __type {found.introspections} times. "
+            f"Allowed: {MAX_INTROSPECTIONS}; ask for the schema once per request"
         )

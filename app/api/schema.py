@@ -7,7 +7,6 @@ from typing import Any
 import strawberry
 from graphql import ASTValidationRule, GraphQLError
 from strawberry.extensions import (
-    AddValidationRules,
     MaxTokensLimiter,
     ParserCache,
     ValidationCache,
@@ -38,6 +37,7 @@ from app.api.limits import limit_rule
 from app.api.lineage import LineageQueries
 from app.api.links.mutations import LinkMutations
 from app.api.links.queries import LinkQueries
+from app.api.literal_rule import EdgeValidationRules
 from app.api.memory.admin import MemoryAdminMutations, MemoryAdminQueries
 from app.api.memory.document_queries import DocumentQueries
 from app.api.memory.documents import DocumentMutations
@@ -143,7 +143,7 @@ def build_schema(settings: Settings) -> strawberry.Schema:
         mutation=Mutation,
         scalar_overrides={JSON: json_scalar(settings.max_json_depth)},
         extensions=[
-            lambda: AddValidationRules(limit_rules),
+            lambda: EdgeValidationRules(limit_rules),
             lambda: MaxTokensLimiter(max_token_count=settings.max_tokens),
             lambda: ParserCache(maxsize=1024),
             lambda: ValidationCache(maxsize=1024),

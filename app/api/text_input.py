@@ -3,7 +3,8 @@
 Refused: unpaired UTF-16 surrogates (the Neo4j driver cannot encode them; JSON escapes such as
 "\\ud800" produce them), NUL and the other C0 control characters. Tab, newline and carriage
 return are kept (free text), and so is escape (U+001B): captured terminal output, such as
-tool-call lines, carries ANSI colour sequences. JSON values also may nest only so deep.
+tool-call lines, carries ANSI colour sequences. JSON values also may nest only so deep, and their
+numbers must be finite (a literal `1e999` reads as infinity, which JSON cannot write back).
 
 graphql-core 3.3 refuses to define a second scalar named String or ID (strawberry's
 `scalar_overrides` cannot replace them), so the process-wide built-in String and ID coercers are
@@ -13,11 +14,12 @@ wrapped once; the JSON scalar is overridden per schema (its depth is a setting).
 from __future__ import annotations
 
 import dataclasses
+import math
 import re
 from collections.abc import Callable
 from typing import Any
 
-from graphql import GraphQLError, GraphQLID, GraphQLString
+from graphql import GraphQLError, GraphQLID, GraphQLString, Node
 from strawberry.scalars import JSON
 from strawberry.schema.types.scalar import DEFAULT_SCALAR_REGISTRY
 from strawberry.types.scalar import ScalarDefinition
@@ -27,11 +29,12 @@ KEPT_CONTROLS = "tab, newline, carriage return and escape"
 
 
 class InputRefused(GraphQLError):
-    """An input value refused at the edge, with code VALIDATION (graphql-core prefixes the
-    message with the variable and the path of the value, and keeps the extensions)."""
+    """An input value refused at the edge, with code VALIDATION. graphql-core prefixes the
+    message with the variable and the path of the value; app/api/literal_rule.py does the same
+    with the argument for a value written in the document."""
 
-    def __init__(self, message: str) -> None:
-        super().__init__(message, extensions={"code": "VALIDATION"})
+    def __init__(self, message: str, node: Node | None = None) -> None:
+        super().__init__(message, node, extensions={"code": "VALIDATION"})
 
 
 def check_text(value: str) -> str:
@@ -47,14 +50,16 @@ def check_text(value: str) -> str:
 
 
 def check_json(value: Any, *, max_depth: int) -> Any:
-    """Every key and string of a JSON value checked, and its nesting bounded (without recursion:
-    the value may be as deep as the request body allows)."""
+    """Every key, string and number of a JSON value checked, and its nesting bounded (without
+    recursion: the value may be as deep as the request body allows)."""
     pending = [(value, 1)]
     while pending:
         item, depth = pending.pop()
         if isinstance(item, str):
             check_text(item)
             continue
+        if isinstance(item, float) and not math.isfinite(item):
+            raise InputRefused(f"JSON value holds the number {item}; send finite numbers")
         if not isinstance(item, dict | list):
             continue
         if depth > max_depth:

@@ -1,7 +1,8 @@
 """Object storage through the minio SDK; every key lives under client/{client_id}/.
 
-Every call is bounded by the dependency timeout (connect and each read), and a server that is
-down, unreachable or answering 5xx is `Unavailable`, not an unexpected error.
+Every call is bounded by the dependency timeout (connect and each read) and by the request's
+deadline (app/request_deadline.py), and a server that is down, unreachable or answering 5xx is
+`Unavailable`, not an unexpected error.
 """
 
 from __future__ import annotations
@@ -9,85 +10,47 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import io
-import re
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from datetime import timedelta
 from functools import partial
 from typing import Any, TypeVar
 
-import urllib3
 from minio import Minio
-from minio.error import MinioException, S3Error
-from urllib3.exceptions import HTTPError, ProtocolError
+from minio.error import S3Error
 
-from app.domain.errors import NotFound, Unavailable, ValidationFailed, retry_hint
+from app.artifacts.keys import StoredArtifact, client_key
+from app.artifacts.orphans import OrphanReconciler
+from app.artifacts.read_budget import charge_read
+from app.artifacts.s3_client import is_outage, make_client
+from app.artifacts.staged import note_upload
+from app.domain.errors import NotFound, Unavailable, retry_hint
 from app.domain.principal import Principal
+from app.request_deadline import call_deadline
 from app.settings import Settings
 
-KEY_PART = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
+__all__ = ["ArtifactStore", "StoredArtifact", "client_key", "make_client", "open_store"]
+
 MISSING_CODES = frozenset({"NoSuchKey", "NoSuchObject", "NotFound"})
+# An object-storage call ends this much before the request's deadline, so that inside a graph
+# transaction bounded by the same deadline its own timeout (which names object storage) fires
+# first.
+DEADLINE_MARGIN_S = 0.05
 T = TypeVar("T")
 
 
-@dataclass(frozen=True)
-class StoredArtifact:
-    uri: str
-    key: str
-    size: int
-    sha256: str
-    content_type: str
-
-
-class RetryStaleConnection(urllib3.Retry):
-    """Retries once, and only a request whose pooled connection the server had closed (a
-    restarted S3). The SDK's default (5 retries with backoff, 5xx included, 300 s timeouts)
-    turned an outage into a slow INTERNAL; a refusal or a timeout is answered at once."""
-
-    def _is_read_error(self, err: Exception) -> bool:
-        return isinstance(err, ProtocolError)
-
-
-def http_client(timeout_s: float) -> urllib3.PoolManager:
-    return urllib3.PoolManager(
-        timeout=urllib3.Timeout(connect=timeout_s, read=timeout_s),
-        maxsize=10,  # the SDK's own pool size (urllib3's default is 1)
-        retries=RetryStaleConnection(total=1, connect=0, read=1, redirect=0, status=0, other=0),
+def open_store(settings: Settings) -> ArtifactStore:
+    """The store as the service configures it (bounds and retry hint from the settings)."""
+    return ArtifactStore(
+        make_client(settings),
+        bucket=settings.s3_bucket,
+        retry_after_s=retry_hint(settings.dependency_timeout_s),
     )
-
-
-def make_client(settings: Settings, *, timeout_s: float | None = None) -> Minio:
-    """A client whose connects and reads give up after `timeout_s` (default: the dependency
-    timeout)."""
-    return Minio(
-        settings.s3_endpoint,
-        access_key=settings.s3_access_key,
-        secret_key=settings.s3_secret_key.get_secret_value(),
-        secure=settings.s3_secure,
-        region=settings.s3_region,
-        http_client=http_client(timeout_s or settings.dependency_timeout_s),
-    )
-
-
-def is_outage(error: BaseException) -> bool:
-    """The server is down, unreachable, too slow or failing (5xx, or an answer that is not S3's
-    at all): not the request's fault."""
-    if isinstance(error, S3Error):
-        return error.response.status >= 500
-    return isinstance(error, HTTPError | OSError | MinioException)
-
-
-def client_key(principal: Principal, *parts: str) -> str:
-    """The object key for a client's artifact; each part is checked so no key escapes the prefix."""
-    for part in parts:
-        if not KEY_PART.match(part):
-            raise ValidationFailed(f"artifact key part {part!r}: letters, digits, '.', '_', '-'")
-    return "/".join(("client", principal.client_id, *parts))
 
 
 class ArtifactStore:
-    """Blocking SDK calls run in a worker thread so they never stall the event loop."""
+    """Blocking SDK calls run in worker threads of its own so they never stall the event loop.
+    `orphans`: objects failed writes may have left, for the background reconciliation."""
 
     def __init__(
         self, client: Minio, *, bucket: str, retry_after_s: int = retry_hint(None)
@@ -95,17 +58,24 @@ class ArtifactStore:
         self.client = client
         self.bucket = bucket
         self.retry_after_s = retry_after_s
-        # Its own threads: during an S3 stall each call holds one until its timeout, which must
-        # not queue the requests (or the embedder) behind the loop's small default pool.
+        self.orphans = OrphanReconciler(grace_s=2.0 * retry_after_s)
+        # During an S3 stall each call holds a thread until its timeout, which must not queue
+        # the requests (or the embedder) behind the loop's small default pool.
         self._threads = ThreadPoolExecutor(max_workers=32, thread_name_prefix="s3")
 
+    def close(self) -> None:
+        """Let the worker threads go (at shutdown); calls still running finish on their own."""
+        self._threads.shutdown(wait=False, cancel_futures=True)
+
     async def call(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        """One SDK call in a worker thread; an outage raised as `Unavailable`."""
+        """One SDK call in a worker thread, within the request's deadline; an outage raised as
+        `Unavailable`."""
         loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(self._threads, partial(fn, *args, **kwargs))
+            async with asyncio.timeout_at(call_deadline(None, margin_s=DEADLINE_MARGIN_S)):
+                return await loop.run_in_executor(self._threads, partial(fn, *args, **kwargs))
         except Exception as error:
-            if is_outage(error):
+            if is_outage(error):  # TimeoutError (the deadline) is an OSError
                 raise Unavailable(
                     f"object storage is unavailable ({type(error).__name__}); retry in "
                     f"{self.retry_after_s} s",
@@ -120,35 +90,44 @@ class ArtifactStore:
     async def put(
         self, principal: Principal, parts: tuple[str, ...], data: bytes, *, content_type: str
     ) -> StoredArtifact:
+        """Upload one object; inside a staged write (app/artifacts/staged.py) it is noted there,
+        also when the upload failed (it may have been stored all the same)."""
         key = client_key(principal, *parts)
+        uri = f"s3://{self.bucket}/{key}"
         digest = hashlib.sha256(data).hexdigest()
-        await self.call(
-            self.client.put_object,
-            self.bucket,
-            key,
-            io.BytesIO(data),
-            len(data),
-            content_type=content_type,
-            metadata={"sha256": digest},
-        )
+        try:
+            await self.call(
+                self.client.put_object,
+                self.bucket,
+                key,
+                io.BytesIO(data),
+                len(data),
+                content_type=content_type,
+                metadata={"sha256": digest},
+            )
+        finally:
+            note_upload(uri)
         return StoredArtifact(
-            uri=f"s3://{self.bucket}/{key}",
-            key=key,
-            size=len(data),
-            sha256=digest,
-            content_type=content_type,
+            uri=uri, key=key, size=len(data), sha256=digest, content_type=content_type
         )
 
-    async def get(self, principal: Principal, uri: str) -> bytes:
+    async def get(self, principal: Principal, uri: str, *, prefix: int = 0) -> bytes:
+        """The object's bytes (its first `prefix` bytes when given), charged to the request's
+        read budget (app/artifacts/read_budget.py) before they are read."""
         key = self._owned_key(principal, uri)
         try:
-            response = await self.call(self.client.get_object, self.bucket, key)
+            response = await self.call(self.client.get_object, self.bucket, key, length=prefix)
         except S3Error as error:
             if error.code in MISSING_CODES:
                 raise NotFound(f"no artifact at {uri}") from error
             raise
         try:
-            return await self.call(response.read)
+            declared = response.headers.get("content-length")
+            charge_read(int(declared) if declared is not None else 0)
+            data = await self.call(response.read)
+            if declared is None:
+                charge_read(len(data))
+            return data
         finally:
             response.close()
             response.release_conn()

@@ -12,7 +12,7 @@ import re
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from app.domain.apikeys import CREATE_KEY, IssuedKey, issued, key_params
+from app.domain.apikeys import CREATE_KEY, IssuedKey, KeyStatus, issued, key_params, key_status
 from app.domain.errors import Conflict, ValidationFailed
 from app.domain.ids import check_id
 from app.domain.records import missing
@@ -100,7 +100,10 @@ async def rotate_key(
     expires_at: datetime | None = None,
 ) -> IssuedKey:
     """A new secret with the same client, role and agent (shown once; `rotated_from` names the
-    old key), and the old key revoked, in one transaction. A revoked key is not rotated."""
+    old key), and the old key revoked, in one transaction. A revoked key is not rotated.
+
+    `expires_at` None keeps the old key's expiry: rotation replaces the secret, not the
+    lifetime (an expired key's replacement needs a new one; a permanent key is a new key)."""
     checked = check_id(key_id, field="key_id")
     scope = {"id": checked, "client_id": client_id}
 
@@ -115,10 +118,23 @@ async def rotate_key(
             client_id=old["client_id"],
             role=Role(old["role"]),
             agent_name=old["agent_name"],
-            expires_at=expires_at,
+            expires_at=_rotated_expiry(old, expires_at),
         )
         await tx.run(CREATE_KEY, params | {"rotated_from": checked})
         await tx.run(REVOKE_KEY, scope | {"now": params["now"]})
         return issued(secret, params)
 
     return await graph.in_transaction(work)
+
+
+def _rotated_expiry(old: dict[str, Any], given: datetime | None) -> datetime | None:
+    kept: datetime | None = old["expires_at"]
+    if given is not None or kept is None:
+        return given
+    if key_status(old["revoked"], kept, datetime.now(UTC)) is KeyStatus.EXPIRED:
+        raise ValidationFailed(
+            f"API key {old['id']} expired at {kept.isoformat()}: give its replacement an "
+            "expiry (expiresAt or expiresInSeconds; CLI --expires-in or --expires-at)",
+            field="expires_at",
+        )
+    return kept

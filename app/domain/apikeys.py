@@ -10,6 +10,7 @@ import re
 import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from enum import Enum
 from typing import Any
 
 from app.domain.errors import ValidationFailed
@@ -30,14 +31,30 @@ CREATE (k:ApiKey {id: $id, client_id: $client_id, key_hash: $key_hash, prefix: $
 CREATE (c)-[:HAS_KEY]->(k)
 RETURN k.id AS id
 """
-# One read on the unique key_hash constraint's index (migration 0001).
+# One read on the unique key_hash constraint's index (migration 0001); whether the key
+# authenticates is `key_status`'s to say.
 FIND_KEY = """
 MATCH (k:ApiKey {key_hash: $key_hash})
-WHERE NOT k.revoked AND (k.expires_at IS NULL OR k.expires_at > $now)
 RETURN k.id AS id, k.client_id AS client_id, k.role AS role, k.agent_name AS agent_name,
-       k.expires_at AS expires_at, k.last_used_at AS last_used_at
+       k.revoked AS revoked, k.expires_at AS expires_at, k.last_used_at AS last_used_at
 """
 TOUCH_KEY = "MATCH (k:ApiKey {id: $id}) SET k.last_used_at = $now"
+
+
+class KeyStatus(Enum):
+    ACTIVE = "active"
+    EXPIRED = "expired"
+    REVOKED = "revoked"
+
+
+def key_status(revoked: bool | None, expires_at: datetime | None, now: datetime) -> KeyStatus:
+    """Whether a stored key authenticates at `now`: the one statement of it (lookups, the
+    per-process cache, listings). A key without its revoked flag is refused."""
+    if revoked is not False:
+        return KeyStatus.REVOKED
+    if expires_at is not None and expires_at <= now:
+        return KeyStatus.EXPIRED
+    return KeyStatus.ACTIVE
 
 
 @dataclass(frozen=True)
@@ -50,14 +67,16 @@ class IssuedKey:
 
 @dataclass(frozen=True)
 class FoundKey:
-    """A key that authenticates now: who it is, until when, and when it was last marked used."""
+    """A key that authenticated when it was looked up: who it is, until when, and when it was
+    last marked used."""
 
     principal: Principal
     expires_at: datetime | None
     last_used_at: datetime | None
 
-    def expired(self, now: datetime) -> bool:
-        return self.expires_at is not None and self.expires_at <= now
+    def authenticates(self, now: datetime) -> bool:
+        # Not revoked when looked up; a revocation since shows at the next lookup (key_cache).
+        return key_status(False, self.expires_at, now) is KeyStatus.ACTIVE
 
 
 def generate_secret() -> str:
@@ -80,7 +99,9 @@ def check_expiry(expires_at: datetime | None, *, now: datetime) -> datetime | No
     if expires_at is None:
         return None
     if expires_at.tzinfo is None:
-        raise ValidationFailed("expires_at needs a time zone, e.g. 2027-01-31T00:00:00Z")
+        raise ValidationFailed(
+            "expires_at needs a time zone, e.g. 2027-01-31T00:00:00Z", field="expires_at"
+        )
     if expires_at <= now:
         raise ValidationFailed("expires_at must be in the future", field="expires_at")
     return expires_at
@@ -141,11 +162,12 @@ async def lookup(graph: GraphExecutor, *, secret: str) -> FoundKey | None:
     unknown, malformed, revoked or expired)."""
     if not looks_like_key(secret):
         return None
-    params = {"key_hash": hash_secret(secret), "now": datetime.now(UTC)}
-    rows = await graph.read(FIND_KEY, params)
+    rows = await graph.read(FIND_KEY, {"key_hash": hash_secret(secret)})
     if not rows:
         return None
     row = plain(rows[0])
+    if key_status(row["revoked"], row["expires_at"], datetime.now(UTC)) is not KeyStatus.ACTIVE:
+        return None
     principal = Principal(
         client_id=row["client_id"],
         role=Role(row["role"]),

@@ -15,6 +15,7 @@ from typing import Any
 
 from neo4j.exceptions import ConstraintError
 
+from app.artifacts.staged import staged_uploads
 from app.artifacts.store import ArtifactStore
 from app.domain.conversation_append import outcome, prepare, queue_updates
 from app.domain.conversation_fields import EVENT_JSON, MAX_BATCH
@@ -98,24 +99,26 @@ async def append_events(
     if not 1 <= len(items) <= MAX_BATCH:
         raise ValidationFailed(f"append 1-{MAX_BATCH} events per request", field="events")
     events = [pending_event(item) for item in items]
-    if any(event.needs_storage(policy.inline_text_max) for event in events):
-        appended = await _precheck(graph, principal, events)
-        events = await store_all(
-            artifacts,
-            principal=principal,
-            events=events,
-            skip=appended,
-            inline_max=policy.inline_text_max,
-        )
 
     async def work(tx: Tx) -> list[EventWrite]:
         return await _append(tx, principal, policy, events)
 
-    try:
-        return await graph.in_transaction(work)
-    except ConstraintError:
-        # Only a writer that bypasses the thread lock can get here; the retry sees its event.
-        return await graph.in_transaction(work)
+    # Text and media are stored at their hash (a retried event's node may point at them).
+    async with staged_uploads(artifacts, principal, shared=True):
+        if any(event.needs_storage(policy.inline_text_max) for event in events):
+            appended = await _precheck(graph, principal, events)
+            events = await store_all(
+                artifacts,
+                principal=principal,
+                events=events,
+                skip=appended,
+                inline_max=policy.inline_text_max,
+            )
+        try:
+            return await graph.in_transaction(work)
+        except ConstraintError:
+            # Only a writer that bypasses the thread lock can get here; the retry sees its event.
+            return await graph.in_transaction(work)
 
 
 async def append_event(

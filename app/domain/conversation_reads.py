@@ -16,6 +16,7 @@ from app.domain.principal import Principal
 from app.domain.records import missing, read_one
 from app.graph.executor import GraphExecutor
 
+UTF8_MAX_BYTES = 4
 GET_EVENT = """
 MATCH (e:ConversationEvent {id: $id, client_id: $client_id})
 RETURN e {.*} AS event
@@ -86,17 +87,36 @@ async def hydrated_text(
     return data.decode("utf-8")
 
 
+async def text_start(
+    artifacts: ArtifactStore, *, principal: Principal, event: dict[str, Any], chars: int
+) -> str | None:
+    """The first `chars` characters of an event's text (or fewer: a character cut at the end
+    is left out). Only the start is read from object storage, so it cannot be checked against
+    the whole text's sha256: for what reads a prefix only (the extractive summarizer)."""
+    uri = event.get("text_uri")
+    if not uri:
+        text = event.get("text")
+        return None if text is None else str(text)[:chars]
+    data = await artifacts.get(principal, str(uri), prefix=chars * UTF8_MAX_BYTES)
+    return data.decode("utf-8", errors="ignore")[:chars]
+
+
 async def hydrate_all(
-    artifacts: ArtifactStore, *, principal: Principal, events: list[dict[str, Any]]
+    artifacts: ArtifactStore,
+    *,
+    principal: Principal,
+    events: list[dict[str, Any]],
+    chars: int,
 ) -> list[dict[str, Any]]:
-    """The events with `text` set to their full text (object storage read 8 at a time)."""
+    """The events with `text` set to the first `chars` characters of their text (object
+    storage read 8 at a time)."""
     limit = asyncio.Semaphore(8)
 
     async def one(event: dict[str, Any]) -> dict[str, Any]:
         if not event.get("text_uri"):
             return event
         async with limit:
-            text = await hydrated_text(artifacts, principal=principal, event=event)
+            text = await text_start(artifacts, principal=principal, event=event, chars=chars)
         return event | {"text": text}
 
     return list(await asyncio.gather(*(one(event) for event in events)))

@@ -33,7 +33,7 @@ from app.domain.errors import ValidationFailed
 from app.domain.ids import new_id
 from app.domain.pagination import check_page_size
 from app.domain.principal import Principal
-from app.domain.summarizer import Message, summarize
+from app.domain.summarizer import MAX_SCANNED, Message, summarize
 from app.graph.executor import GraphExecutor, Tx
 from app.graph.values import plain
 
@@ -173,7 +173,7 @@ async def summarize_thread(
     )
     if not events:
         raise ValidationFailed("the thread has no events to summarize", field="thread_id")
-    events = await hydrate_all(artifacts, principal=principal, events=events)
+    events = await hydrate_all(artifacts, principal=principal, events=events, chars=MAX_SCANNED)
     draft = summarize(
         [
             Message(e["direction"], e.get("text") or "", e["event_type"], bool(e.get("media_uris")))

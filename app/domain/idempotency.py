@@ -1,10 +1,15 @@
 """Idempotent creates: a retry with the same idempotency key gets the first result.
 
 `run_once` claims the key and runs the create in ONE write transaction: MERGE on the unique
-(client_id, key) of an IdempotencyKey node (migration 0022) makes a concurrent retry wait for
-the first transaction; if that one commits, the retry finds the claim and returns the stored
-result (no second node or version), and if it rolls back, the retry creates. The claim holds a
-fingerprint of the request: the same key with a different request is CONFLICT. Claims expire
+(client_id, caller, key) of an IdempotencyKey node (migration 0023) makes a concurrent retry
+wait for the first transaction; if that one commits, the retry finds the claim and returns the
+stored result (no second node or version), and if it rolls back, the retry creates. The claim
+holds a fingerprint of the request: the same key with a different request is CONFLICT.
+
+Keys are per caller: the client, and who acts within it (Principal.actor: the role and the
+key's agent). Another caller's use of the same key is a claim of its own, so its create runs
+with every permission and agent-binding check of its own, and never sees a result it was not
+given (an agent key cannot replay a reviewer's create for another agent). Claims expire
 after a retention (Settings.idempotency_retention_s): an expired claim is taken over at its next
 use, and `purge_expired` deletes them in the background.
 
@@ -32,7 +37,7 @@ log = logging.getLogger("app.idempotency")
 T = TypeVar("T")
 KEY_PATTERN = re.compile(r"^[\x21-\x7e]{1,255}$")  # printable ASCII, no spaces
 CLAIM = """
-MERGE (k:IdempotencyKey {client_id: $client_id, key: $key})
+MERGE (k:IdempotencyKey {client_id: $client_id, caller: $caller, key: $key})
 ON CREATE SET k.claim = $claim, k.fingerprint = $fingerprint, k.operation = $operation,
               k.created_at = $now, k.expires_at = $expires_at
 // MERGE locks only what it creates: lock a found claim before reading it.
@@ -44,7 +49,7 @@ RETURN k.claim = $claim AS claimed, k.fingerprint AS fingerprint, k.operation AS
        k.result AS result
 """
 RECORD_RESULT = """
-MATCH (k:IdempotencyKey {client_id: $client_id, key: $key})
+MATCH (k:IdempotencyKey {client_id: $client_id, caller: $caller, key: $key})
 SET k.result = $result
 """
 PURGE_EXPIRED = """
@@ -107,9 +112,10 @@ async def run_once(
     now = datetime.now(UTC)
     params = {
         "client_id": principal.client_id,
+        "caller": principal.actor,
         "key": check_key(key),
         "claim": new_id(),
-        "fingerprint": fingerprint(operation, principal.agent_name, request),
+        "fingerprint": fingerprint(operation, request),
         "operation": operation,
         "now": now,
         "expires_at": now + timedelta(seconds=retention_s),

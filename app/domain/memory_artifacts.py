@@ -59,8 +59,6 @@ async def attach_artifact(
             raise ValidationFailed("give the content (base64) or a uri, not both", field="uri")
         scope = {"client_id": principal.client_id, "now": datetime.now(UTC)}
         scope |= owner_params(principal)
-        if owner_label == "MemoryRecord":  # before anything is stored
-            await refuse_foreign(graph, principal, "id", scope | {"id": owner})
         if data is not None:
             check_upload(data, content_type, field="content")
             digest = hashlib.sha256(data).hexdigest()
@@ -89,6 +87,8 @@ async def attach_artifact(
         params = scope | {"owner_id": owner, "now": now, "props": props}
         rows = await graph.write(ATTACH[owner_label], params)
         if not rows:
+            if owner_label == "MemoryRecord":  # another agent's record is FORBIDDEN, not missing
+                await refuse_foreign(graph, principal, "id", scope | {"id": owner})
             raise missing(owner_label, owner)
         audit.detail = f"{kind} {size} bytes"
         return dict(plain(rows[0]["artifact"]))

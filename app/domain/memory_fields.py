@@ -3,6 +3,7 @@ that can fail on bad input fails here, before the transaction."""
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -109,11 +110,16 @@ async def prepare_memory(
 ) -> PreparedMemory:
     """`check_memory`, then the content stored (object storage when above the inline limit)."""
     memory = check_memory(fields, principal=principal, now=now)
-    stored = await store_content(artifacts, principal, fields.get("content"), policy.content)
-    return PreparedMemory(
-        namespace=memory.namespace,
-        key=memory.key,
-        kind=memory.kind,
-        state=memory.state | stored.props(),
-        expected_version=memory.expected_version,
-    )
+    return await with_content(artifacts, principal, memory, fields.get("content"), policy)
+
+
+async def with_content(
+    artifacts: ArtifactStore,
+    principal: Principal,
+    memory: PreparedMemory,
+    content: Any,
+    policy: MemoryPolicy,
+) -> PreparedMemory:
+    """A checked memory with its content stored (object storage when above the inline limit)."""
+    stored = await store_content(artifacts, principal, content, policy.content)
+    return dataclasses.replace(memory, state=memory.state | stored.props())

@@ -119,5 +119,7 @@ async def list_records(
         records = [plain(r) for r in row["records"]]
         audit.detail = f"{len(records[:first])} of {row['total']}"
         if artifacts is not None:
-            return await hydrate_all(artifacts, principal, records), int(row["total"])
+            # The extra record only tells that a next page exists: its content is not read.
+            page = await hydrate_all(artifacts, principal, records[:first])
+            return page + [decode_inline(r) for r in records[first:]], int(row["total"])
         return [decode_inline(r) for r in records], int(row["total"])

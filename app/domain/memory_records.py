@@ -13,10 +13,11 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
+from app.artifacts.staged import staged_uploads
 from app.artifacts.store import ArtifactStore
 from app.domain.access_log import audited
 from app.domain.memory_content import decode_inline, hydrate
-from app.domain.memory_fields import MemoryPolicy, PreparedMemory, check_memory, prepare_memory
+from app.domain.memory_fields import MemoryPolicy, PreparedMemory, check_memory, with_content
 from app.domain.memory_forget import forget
 from app.domain.memory_locate import LIVE, NOT_EXPIRED, RECORD_MAP, RETURN_RECORD, Locator, locate
 from app.domain.memory_write import write_memory
@@ -54,15 +55,18 @@ async def remember(
     with audited(principal, "create") as audit:
         principal.require_writer()
         now = datetime.now(UTC)
-        _check_bound(principal, check_memory(fields, principal=principal, now=now))
-        memory = await prepare_memory(
-            artifacts, principal=principal, fields=fields, policy=policy, now=now
-        )
+        checked = check_memory(fields, principal=principal, now=now)
+        _check_bound(principal, checked)
 
         async def work(tx: Tx) -> Any:
             return await write_memory(tx, principal=principal, memory=memory, now=now)
 
-        written = await graph.in_transaction(work)
+        # Content is stored at its hash (another version may point at the same object).
+        async with staged_uploads(artifacts, principal, shared=True):
+            memory = await with_content(
+                artifacts, principal, checked, fields.get("content"), policy
+            )
+            written = await graph.in_transaction(work)
         audit.operation, audit.target_id = written.change, written.record["id"]
         audit.detail = f"version {written.record['version']}"
         out = decode_inline(written.record)

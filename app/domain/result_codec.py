@@ -3,7 +3,9 @@ retry gets the first result (app/domain/idempotency.py), and the canonical form 
 that its fingerprint hashes.
 
 Results are plain values (app.graph.values.plain), datetimes, enums and the repositories' own
-dataclasses; anything else is refused when stored (TypeError), never silently changed.
+dataclasses; anything else is refused when stored (TypeError), never silently changed. A map of
+the result that has a "$t" key of its own (a caller's JSON content may) is stored escaped, as a
+"map" tag around it, so it comes back exactly as it was.
 """
 
 from __future__ import annotations
@@ -44,9 +46,10 @@ def _tagged(value: Any) -> Any:
     if isinstance(value, ATOMS):
         return value
     if isinstance(value, dict):
-        if TAG in value or not all(isinstance(key, str) for key in value):
-            raise TypeError("a stored result's maps have text keys other than $t")
-        return {key: _tagged(item) for key, item in value.items()}
+        if not all(isinstance(key, str) for key in value):
+            raise TypeError("a stored result's maps have text keys")
+        fields = {key: _tagged(item) for key, item in value.items()}
+        return {TAG: "map", "v": fields} if TAG in value else fields
     if isinstance(value, list | tuple):
         items = [_tagged(item) for item in value]
         return items if isinstance(value, list) else {TAG: "tuple", "v": items}
@@ -82,6 +85,8 @@ def _untagged(value: Any) -> Any:
     kind = value.get(TAG)
     if kind is None:
         return {key: _untagged(item) for key, item in value.items()}
+    if kind == "map":
+        return {key: _untagged(item) for key, item in value["v"].items()}
     if kind == "tuple":
         return tuple(_untagged(item) for item in value["v"])
     if kind == "datetime":

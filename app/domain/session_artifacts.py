@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from app.artifacts.store import KEY_PART, ArtifactStore
+from app.artifacts.keys import KEY_PART
+from app.artifacts.store import ArtifactStore
 from app.domain.access_log import audited
 from app.domain.errors import ValidationFailed
 from app.domain.field_rules import check_upload

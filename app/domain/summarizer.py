@@ -16,6 +16,9 @@ from app.domain import conversation_vocab as v
 
 MAX_SHORT = 1_200
 MAX_SENTENCE = 160
+# The cue patterns read this much of each message (its start): an event may hold 200,000
+# characters, and a thread summary reads 200 events on the request's time.
+MAX_SCANNED = 2_000
 
 
 @dataclass(frozen=True)
@@ -46,7 +49,11 @@ def summarize(
     platform: str = "",
     thread_type: str = "",
 ) -> ThreadSummaryDraft:
-    said = [m for m in messages if (m.text.strip() or m.has_media) and m.event_type != "reaction"]
+    said = [
+        replace(m, text=m.text[:MAX_SCANNED])
+        for m in messages
+        if (m.text.strip() or m.has_media) and m.event_type != "reaction"
+    ]
     inbound = [m for m in said if m.direction == "inbound"]
     outbound = [m for m in said if m.direction == "outbound"]
     who = _who(inbound, participant)
@@ -56,7 +63,7 @@ def summarize(
     pending = _pending(said)
     temperature = _temperature(inbound)
     escalation = list(
-        dict.fromkeys(t.lower() for m in inbound for t in v.ESCALATION.findall(m.text))
+        dict.fromkeys(t for m in inbound for t in v.ESCALATION.findall(v.lowered(m.text)))
     )
     draft = ThreadSummaryDraft(
         short="",
@@ -89,11 +96,12 @@ def _pick(sentences: list[str], keep: int = 3) -> list[str]:
 
 
 def _wants(sentence: str) -> bool:
-    return bool(v.QUESTION.search(sentence) or v.REQUEST.search(sentence))
+    return bool(v.QUESTION.search(sentence) or v.REQUEST.search(v.lowered(sentence)))
 
 
 def _offer(sentence: str) -> bool:
-    return bool(v.OFFER.search(sentence)) and not v.PROMISE.search(sentence)
+    low = v.lowered(sentence)
+    return bool(v.OFFER.search(low)) and not v.PROMISE.search(low)
 
 
 def _who(inbound: list[Message], participant: str | None) -> str:
@@ -110,15 +118,15 @@ def _who(inbound: list[Message], participant: str | None) -> str:
 def _open_slots(said: list[Message]) -> list[str]:
     """Details an outbound ask named that no later inbound message supplies."""
     open_slots: list[str] = []
+    answered_at = _last_answers(said)
     for index, message in enumerate(said):
         if message.direction != "outbound":
             continue
-        asks = [s for s in _sentences(message.text) if v.ASK.search(s)]
-        later = [m for m in said[index + 1 :] if m.direction == "inbound"]
-        for slot, (named, answered) in v.SLOTS.items():
+        asks = [s for s in _sentences(v.lowered(message.text)) if v.ASK.search(s)]
+        for slot, (named, _) in v.SLOTS.items():
             if not any(named.search(s) for s in asks):
                 continue
-            done = any(answered.search(m.text) or (slot == "Photos" and m.has_media) for m in later)
+            done = answered_at.get(slot, -1) > index
             if done and slot in open_slots:
                 open_slots.remove(slot)
             elif not done and slot not in open_slots:
@@ -126,11 +134,26 @@ def _open_slots(said: list[Message]) -> list[str]:
     return open_slots
 
 
+def _last_answers(said: list[Message]) -> dict[str, int]:
+    """Per detail, the index of the last inbound message that supplies it (each message is
+    searched once per detail, not once per ask before it)."""
+    last: dict[str, int] = {}
+    for slot, (_, answered) in v.SLOTS.items():
+        for index in range(len(said) - 1, -1, -1):
+            m = said[index]
+            if m.direction == "inbound" and (
+                answered.search(v.lowered(m.text)) or (slot == "Photos" and m.has_media)
+            ):
+                last[slot] = index
+                break
+    return last
+
+
 def _pending(said: list[Message]) -> list[str]:
     pending: list[str] = []
     last_out = max((i for i, m in enumerate(said) if m.direction == "outbound"), default=-1)
     if said and said[-1].direction == "outbound":
-        asks = [s for s in _sentences(said[-1].text) if v.ASK.search(s)]
+        asks = [s for s in _sentences(said[-1].text) if v.ASK.search(v.lowered(s))]
         pending.append(f"awaiting their reply to: {_clip(asks[-1])}" if asks else "awaiting reply")
     unanswered = [
         s for m in said[last_out + 1 :] if m.direction == "inbound" for s in _sentences(m.text)
@@ -141,13 +164,15 @@ def _pending(said: list[Message]) -> list[str]:
     elif unanswered:
         pending.append("their last message has no reply yet")
     promises = [s for m in said if m.direction == "outbound" for s in _sentences(m.text)]
-    pending += [f"we promised: {s}" for s in _pick([p for p in promises if v.PROMISE.search(p)], 2)]
+    promised = [p for p in promises if v.PROMISE.search(v.lowered(p))]
+    pending += [f"we promised: {s}" for s in _pick(promised, 2)]
     return pending
 
 
 def _temperature(inbound: list[Message]) -> str:
-    positive = sum(len(v.POSITIVE.findall(m.text)) for m in inbound)
-    negative = sum(len(v.NEGATIVE.findall(m.text)) for m in inbound)
+    texts = [v.lowered(m.text) for m in inbound]
+    positive = sum(len(v.POSITIVE.findall(text)) for text in texts)
+    negative = sum(len(v.NEGATIVE.findall(text)) for text in texts)
     if negative and negative * 2 >= positive:
         return "upset"
     return "warm" if positive else "neutral"

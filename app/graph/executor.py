@@ -1,89 +1,39 @@
 """The one way the service talks to Neo4j: parameterised queries, counted round trips, each
-call bounded in time, and a server that is gone answered as `Unavailable`."""
+call bounded in time (and by the request's deadline, app/request_deadline.py), and a server
+that is gone answered as `Unavailable`."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
-from contextvars import ContextVar
-from dataclasses import dataclass, field
-from typing import Any, TypedDict, TypeVar
+from typing import Any, TypeVar
 
-from neo4j import READ_ACCESS, WRITE_ACCESS, AsyncDriver, AsyncManagedTransaction
-from neo4j.exceptions import ConnectionPoolError, ServiceUnavailable, SessionExpired, TransientError
+from neo4j import READ_ACCESS, WRITE_ACCESS, AsyncDriver
+from neo4j.exceptions import ServiceUnavailable, SessionExpired
 
 from app.domain.errors import Unavailable, retry_hint
+from app.graph.commit_scope import note_failed_write
+from app.graph.outages import CONNECTIVITY_ERRORS, driver_timeouts, graph_unavailable
+from app.graph.round_trips import RoundTrips, count_query, start_counting
+from app.graph.transactions import Record, Tx, write_transaction
 from app.graph.values import exported, exported_plain
+from app.request_deadline import call_deadline
+
+__all__ = [
+    "BACKGROUND_TIMEOUT_S",
+    "GraphExecutor",
+    "Record",
+    "RoundTrips",
+    "Tx",
+    "driver_timeouts",
+    "start_counting",
+]
 
 T = TypeVar("T")
-Record = dict[str, Any]
-# A server that refuses, drops or never answers, a pool with no connection to give, or a
-# transient server state (starting, deadlocks) that outlived the driver's retries. TimeoutError
-# (an OSError) is also what the call's own bound raises.
-CONNECTIVITY_ERRORS = (
-    ServiceUnavailable,
-    SessionExpired,
-    ConnectionPoolError,
-    TransientError,
-    OSError,
-)
-
-
-class DriverTimeouts(TypedDict):
-    connection_timeout: float
-    connection_acquisition_timeout: float
-    max_transaction_retry_time: float
-
-
-def driver_timeouts(timeout_s: float) -> DriverTimeouts:
-    """The driver settings that bound connecting, waiting for a pooled connection and retrying
-    a transaction (defaults: 30 s, 60 s, 30 s)."""
-    return DriverTimeouts(
-        connection_timeout=timeout_s,
-        connection_acquisition_timeout=timeout_s,
-        max_transaction_retry_time=timeout_s,
-    )
-
-
-@dataclass
-class RoundTrips:
-    """Cypher round trips made while answering one request."""
-
-    count: int = 0
-    queries: list[str] = field(default_factory=list)
-
-    def add(self, query: str) -> None:
-        self.count += 1
-        self.queries.append(query.strip().splitlines()[0][:80] if query.strip() else "")
-
-
-_round_trips: ContextVar[RoundTrips | None] = ContextVar("round_trips", default=None)
-
-
-def start_counting() -> RoundTrips:
-    """Begin a fresh round-trip count for the current request (task-local)."""
-    counter = RoundTrips()
-    _round_trips.set(counter)
-    return counter
-
-
-def _count(query: str) -> None:
-    counter = _round_trips.get()
-    if counter is not None:
-        counter.add(query)
-
-
-class Tx:
-    """A write transaction: every `run` is one round trip inside the same transaction."""
-
-    def __init__(self, tx: AsyncManagedTransaction) -> None:
-        self._tx = tx
-
-    async def run(self, query: str, params: Mapping[str, Any] | None = None) -> list[Record]:
-        _count(query)
-        result = await self._tx.run(query, dict(params or {}))
-        return [exported(record) for record in await result.fetch(1_000_000)]
+# Background jobs (sweeper, access log, purges, embedding) wait this long per call: their work
+# may be heavy, and nobody waits for an answer; a server that never answers still ends them.
+BACKGROUND_TIMEOUT_S = 120.0
 
 
 class GraphExecutor:
@@ -91,20 +41,36 @@ class GraphExecutor:
 
     With `timeout_s`, every call (a query, or a whole transaction with its retries) that takes
     longer raises `Unavailable`: the driver has no read timeout of its own, so a server that
-    stopped answering (not refusing) would otherwise hold the request indefinitely. Without it
-    (migrations, one-shot tools) calls take as long as they take.
+    stopped answering (not refusing) would otherwise hold the request indefinitely. Inside a
+    request the request's deadline also applies. Without either (migrations, one-shot tools)
+    calls take as long as they take. `retry_after_s`: the hint an outage answer carries.
     """
 
     def __init__(
-        self, driver: AsyncDriver, *, database: str, timeout_s: float | None = None
+        self,
+        driver: AsyncDriver,
+        *,
+        database: str,
+        timeout_s: float | None = None,
+        retry_after_s: int | None = None,
     ) -> None:
         self.driver = driver
         self.database = database
         self.timeout_s = timeout_s
+        self.retry_after_s = retry_after_s or retry_hint(timeout_s)
 
     def unbounded(self) -> GraphExecutor:
         """The same driver without the per-call bound (for migrations at start-up)."""
-        return GraphExecutor(self.driver, database=self.database)
+        return GraphExecutor(self.driver, database=self.database, retry_after_s=self.retry_after_s)
+
+    def background(self) -> GraphExecutor:
+        """The same driver with the long bound of background jobs (BACKGROUND_TIMEOUT_S)."""
+        return GraphExecutor(
+            self.driver,
+            database=self.database,
+            timeout_s=BACKGROUND_TIMEOUT_S,
+            retry_after_s=self.retry_after_s,
+        )
 
     async def read(self, query: str, params: Mapping[str, Any] | None = None) -> list[Record]:
         return await self._auto_commit(query, params, READ_ACCESS)
@@ -114,7 +80,11 @@ class GraphExecutor:
         return await self._auto_commit(query, params, READ_ACCESS, convert=exported_plain)
 
     async def write(self, query: str, params: Mapping[str, Any] | None = None) -> list[Record]:
-        return await self._auto_commit(query, params, WRITE_ACCESS)
+        try:
+            return await self._auto_commit(query, params, WRITE_ACCESS)
+        except BaseException as error:
+            note_failed_write(error, committing=True)  # one message: run and commit together
+            raise
 
     async def _auto_commit(
         self,
@@ -124,7 +94,7 @@ class GraphExecutor:
         convert: Callable[[Any], Record] = exported,
     ) -> list[Record]:
         # A plain session run is measurably cheaper per call than driver.execute_query.
-        _count(query)
+        count_query(query)
 
         async def once() -> list[Record]:
             async with self.driver.session(
@@ -146,30 +116,19 @@ class GraphExecutor:
         return await self._bounded(call())
 
     async def in_transaction(self, work: Callable[[Tx], Awaitable[T]]) -> T:
-        """Run `work` in one write transaction: it commits if `work` returns, else rolls back."""
-
-        async def _unit(tx: AsyncManagedTransaction) -> T:
-            return await work(Tx(tx))
-
-        async def call() -> T:
-            async with self.driver.session(database=self.database) as session:
-                return await session.execute_write(_unit)
-
-        return await self._bounded(call())
+        """Run `work` in one write transaction: it commits if `work` returns, else rolls back
+        (and what blocks inside staged is settled: app/graph/transactions.py)."""
+        return await write_transaction(self.driver, self.database, work, self._bounded)
 
     async def _bounded(self, call: Awaitable[T]) -> T:
         try:
-            async with asyncio.timeout(self.timeout_s):
+            async with asyncio.timeout_at(call_deadline(self.timeout_s)):
                 return await call
         except CONNECTIVITY_ERRORS as error:
             raise self.unavailable(error) from error
 
     def unavailable(self, error: BaseException) -> Unavailable:
-        retry_after = retry_hint(self.timeout_s)
-        return Unavailable(
-            f"the graph database is unavailable ({type(error).__name__}); retry in {retry_after} s",
-            retry_after_s=retry_after,
-        )
+        return graph_unavailable(error, self.retry_after_s)
 
     @asynccontextmanager
     async def session(self) -> AsyncIterator[Any]:

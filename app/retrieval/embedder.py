@@ -7,6 +7,8 @@ import os
 import threading
 from typing import Any
 
+from app.request_deadline import deadline_paused
+
 
 class Embedder:
     """Loads the model on first use; the embedding worker batches records off the request path."""
@@ -42,7 +44,8 @@ class Embedder:
         return [list(map(float, vector)) for vector in vectors]
 
     async def embed(self, texts: list[str]) -> list[list[float]]:
-        return await asyncio.to_thread(self.embed_sync, texts)
+        with deadline_paused():
+            return await asyncio.to_thread(self.embed_sync, texts)
 
     async def embed_batch(self, texts: list[str]) -> tuple[list[list[float]], list[bool]]:
         """Vectors and which texts were cut, computed together in a worker thread."""
@@ -50,7 +53,8 @@ class Embedder:
         def both() -> tuple[list[list[float]], list[bool]]:
             return self.embed_sync(texts), self.truncated_sync(texts)
 
-        return await asyncio.to_thread(both)
+        with deadline_paused():
+            return await asyncio.to_thread(both)
 
     def truncated_sync(self, texts: list[str]) -> list[bool]:
         """Which texts are longer than the model reads (its first max_seq_length tokens)."""

@@ -1,58 +1,63 @@
-"""The keyword signal of search: the full-text index finds a client's candidates, and BM25 from
-that client's own statistics ranks them (app/retrieval/bm25.py).
+"""The keyword signal of search, from the caller's own records only (issue 11, finding 10).
 
-Which candidates the index hands over still follows its ranking over every client's records:
-the candidate pool is several times deeper than what is kept, so that a record the client's own
-statistics would keep is rarely left outside it.
+The full-text index answers one question per query word: which of the client's records (of the
+types searched) hold it. Its own scores, whose statistics span every client, are never read.
+The client's own count of holders weighs each word (BM25 idf); the records holding the heaviest
+words are the candidates (ties by id); BM25 from the client's own figures ranks them
+(app/retrieval/bm25.py). So which records are candidates, their order and their scores depend
+on the client's records alone, with one exception: a word held by DF_LIMIT or more of them
+counts as held by DF_LIMIT, and which DF_LIMIT of its holders are read follows the index's
+ranking for that word alone (its length norm uses every client's mean length).
 """
 
 from __future__ import annotations
 
+import asyncio
+from collections import Counter
 from typing import Any
 
 from app.graph.executor import GraphExecutor
+from app.request_deadline import deadline_paused
 from app.retrieval import search_queries as q
-from app.retrieval.bm25 import Candidate, WordStats, rank
+from app.retrieval.bm25 import TF_TEXT_CHARS, Candidate, ClientStats, WordStats, idf, rank
 from app.retrieval.client_stats import CLIENT_STATS
 from app.retrieval.indexing import client_key
 
-# Candidates asked of the index per record kept, and at least this many.
+# Candidates rescored per record kept, at least MIN and at most MAX of them.
 CANDIDATES_PER_KEPT = 4
 MIN_CANDIDATES = 200
-# The deepest candidate pool, asked for when the conditions after the index left fewer than k.
-KEYWORD_POOL_MAX = 5_000
-# A word's holders are counted up to this many records of the client (cost: ~0.5 us each);
-# past it, its df is this limit and the candidates' own text says whether they hold it.
-DF_LIMIT = 10_000
+MAX_CANDIDATES = 1_000
+# A word's holders are read up to this many records of the client (each costs about 2 us in
+# the database, counted and again gathered); past it, its df is this limit, and the candidates'
+# own text says whether they hold it.
+DF_LIMIT = 2_000
+# Candidate text (characters) rescored on the event loop; more goes to a worker thread.
+INLINE_CHARS = 100_000
+
+_HOLDERS = (
+    "CYPHER 25 UNWIND $words AS word CALL (word) { "
+    f"CALL db.index.fulltext.queryNodes('{q.TEXT_INDEX}', word.lucene, {{limit: $df_limit}}) "
+    "YIELD node "
+)
+DF_QUERY = _HOLDERS + "RETURN count(node) AS df } RETURN word.word AS word, df"
 
 
 def candidates_query(where: str) -> str:
-    """One row holding every candidate: as many rows cost twice the time on the driver."""
+    """The client's records holding the words, the most weight (sum of the held words'
+    weights) first, ties by id. One row holding every candidate: as many rows cost twice the
+    time on the driver."""
     return (
-        f"CALL db.index.fulltext.queryNodes('{q.TEXT_INDEX}', $lucene, {{limit: $depth}}) "
-        f"YIELD node AS n WHERE n.client_id = $client_id AND {where} "
-        f"RETURN collect({{record: {q.RANKED}, element: elementId(n), text: n.search_text, "
-        "length: size(n.search_text)}) AS candidates"
+        _HOLDERS + "RETURN node } "
+        "WITH node AS n, sum(word.weight) AS weight, collect(word.word) AS held "
+        f"WHERE n.client_id = $client_id AND {where} "
+        "WITH n, weight, held ORDER BY weight DESC, n.id LIMIT $depth "
+        f"RETURN collect({{record: {q.RANKED}, held: held, "
+        "text: left(n.search_text, $tf_chars), length: size(n.search_text)}) AS candidates"
     )
 
 
-# Per query word, inside the client: how many records hold it and which of the candidates.
-WORDS_QUERY = (
-    "CYPHER 25 UNWIND $words AS word CALL (word) { "
-    f"CALL db.index.fulltext.queryNodes('{q.TEXT_INDEX}', word.lucene, {{limit: $df_limit}}) "
-    "YIELD node RETURN count(node) AS df, "
-    "collect(CASE WHEN elementId(node) IN $elements THEN node.id END) AS holders } "
-    "RETURN word.word AS word, df, holders"
-)
-
-
 def candidate_depth(pool: int) -> int:
-    return min(max(pool * CANDIDATES_PER_KEPT, MIN_CANDIDATES), KEYWORD_POOL_MAX)
-
-
-def word_lucene(key: str, word: str) -> str:
-    """One query word inside the client. Quoted: a word the analyser splits (CJK) stays one."""
-    return f'+search_client:{key} +search_text:"{word}"'
+    return min(max(pool * CANDIDATES_PER_KEPT, MIN_CANDIDATES), MAX_CANDIDATES)
 
 
 async def keyword_rows(
@@ -60,7 +65,6 @@ async def keyword_rows(
     *,
     text: str,
     record_types: tuple[str, ...],
-    k: int,
     pool: int,
     where: str,
     params: dict[str, Any],
@@ -69,55 +73,56 @@ async def keyword_rows(
     params["client_id"]."""
     words = q.query_words(text)
     key = client_key(params["client_id"])
-    lucene = q.lucene_query(" ".join(words), client_key=key, record_types=record_types)
+    lucene = {w: q.word_lucene(w, client_key=key, record_types=record_types) for w in words}
     if not lucene:
         return []
-    rows = await _candidate_rows(graph, where, params | {"lucene": lucene}, k=k, pool=pool)
-    if not rows:
+    client = await CLIENT_STATS.get(graph, params["client_id"], record_types)
+    dfs = await _document_frequencies(graph, lucene)
+    times = Counter(words)
+    asked = [
+        {"word": w, "lucene": lucene[w], "weight": times[w] * idf(df, client.docs)}
+        for w, df in dfs.items()
+        if df > 0
+    ]
+    if not asked:
         return []
+    found = await graph.read_plain(
+        candidates_query(where),
+        params
+        | {"words": asked, "df_limit": DF_LIMIT, "depth": candidate_depth(pool)}
+        | {"tf_chars": TF_TEXT_CHARS},
+    )
+    rows = list(found[0]["candidates"]) if found else []
+    ranked = await _ranked(rows, words, dfs, client)
+    records = {str(row["record"]["id"]): row["record"] for row in rows}
+    return [{"record": records[rid], "score": score} for rid, score in ranked[:pool]]
+
+
+async def _document_frequencies(graph: GraphExecutor, lucene: dict[str, str]) -> dict[str, int]:
+    """Per word, how many of the client's records hold it (up to DF_LIMIT)."""
+    asked = [{"word": word, "lucene": query} for word, query in lucene.items()]
+    rows = await graph.read(DF_QUERY, {"words": asked, "df_limit": DF_LIMIT})
+    return {row["word"]: int(row["df"]) for row in rows}
+
+
+async def _ranked(
+    rows: list[dict[str, Any]], words: list[str], dfs: dict[str, int], client: ClientStats
+) -> list[tuple[str, float]]:
     candidates = [
         Candidate(str(row["record"]["id"]), str(row["text"] or ""), int(row["length"] or 0))
         for row in rows
     ]
-    stats = await _word_stats(graph, key, words, [row["element"] for row in rows])
-    client = await CLIENT_STATS.get(graph, params["client_id"])
-    records = {c.record_id: row["record"] for c, row in zip(candidates, rows, strict=True)}
-    return [
-        {"record": records[rid], "score": s}
-        for rid, s in rank(candidates, words, stats, client)[:pool]
-    ]
-
-
-async def _candidate_rows(
-    graph: GraphExecutor, where: str, params: dict[str, Any], *, k: int, pool: int
-) -> list[dict[str, Any]]:
-    """The client's records matching the query and the conditions, as candidates_query."""
-    depth = candidate_depth(pool)
-    rows = await _read_candidates(graph, where, params | {"depth": depth})
-    # The conditions after the index (liveness, filters) can thin the candidates; Lucene has
-    # no exact mode, so it is asked once more for a much deeper pool.
-    deeper = min(pool * 20, KEYWORD_POOL_MAX)
-    if len(rows) < k and deeper > depth:
-        rows = await _read_candidates(graph, where, params | {"depth": deeper})
-    return rows
-
-
-async def _read_candidates(
-    graph: GraphExecutor, where: str, params: dict[str, Any]
-) -> list[dict[str, Any]]:
-    found = await graph.read_plain(candidates_query(where), params)
-    return list(found[0]["candidates"]) if found else []
-
-
-async def _word_stats(
-    graph: GraphExecutor, key: str, words: list[str], elements: list[str]
-) -> dict[str, WordStats]:
-    asked = [{"word": word, "lucene": word_lucene(key, word)} for word in dict.fromkeys(words)]
-    params = {"words": asked, "elements": elements, "df_limit": DF_LIMIT}
-    rows = await graph.read(WORDS_QUERY, params)
-    return {
-        row["word"]: WordStats(
-            int(row["df"]), None if row["df"] >= DF_LIMIT else frozenset(row["holders"])
-        )
-        for row in rows
+    holders: dict[str, set[str]] = {word: set() for word in dfs}
+    for candidate, row in zip(candidates, rows, strict=True):
+        for word in row["held"]:
+            holders[word].add(candidate.record_id)
+    # Under DF_LIMIT every holder was read, so the candidates holding the word are known.
+    stats = {
+        word: WordStats(df, frozenset(holders[word]) if df < DF_LIMIT else None)
+        for word, df in dfs.items()
     }
+    if sum(len(c.text) for c in candidates) <= INLINE_CHARS:
+        return rank(candidates, words, stats, client)
+    # Our own CPU time, not a wait on Neo4j: off the loop, and not counted against the deadline.
+    with deadline_paused():
+        return await asyncio.to_thread(rank, candidates, words, stats, client)

@@ -116,7 +116,6 @@ async def search(
             graph,
             text=request.text,
             record_types=request.record_types,
-            k=request.k,
             pool=pool,
             where=where,
             params=params,

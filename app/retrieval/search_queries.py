@@ -134,7 +134,8 @@ def graph_distance_query() -> str:
 _WORD = re.compile(r"[^\W_]+")
 # A query's function words, which the English analyzer keeps (its stop set is Lucene's 33
 # words): question words and pronouns match most records and only add noise to BM25. The
-# Snowball English stop list, minus "not"/"no" (they carry meaning in a query).
+# Snowball English stop list, minus "not"/"no" (they carry meaning, though the index holds
+# neither: INDEX_STOP_WORDS).
 STOP_WORDS = frozenset(
     """i me my myself we our ours ourselves you your yours yourself yourselves he him his
     himself she her hers herself it its itself they them their theirs themselves what which who
@@ -145,6 +146,16 @@ STOP_WORDS = frozenset(
     any both each few more most other some such nor only own same so than too very s t can
     will just don""".split()
 )
+# The English analyzer's own stop set (Lucene's EnglishAnalyzer): the index holds none of these,
+# and a clause of one of them alone analyses to nothing, which Lucene then drops: a query for
+# "not" inside the client would match every record of the client.
+INDEX_STOP_WORDS = frozenset(
+    """a an and are as at be but by for if in into is it no not of on or such that the their
+    then there these they this to was will with""".split()
+)
+# Distinct words a keyword search looks for: each costs one full-text query of up to
+# keyword.DF_LIMIT records. Questions of the LoCoMo benchmark have at most 10.
+MAX_QUERY_WORDS = 16
 
 
 def content_words(text: str) -> str:
@@ -155,17 +166,19 @@ def content_words(text: str) -> str:
 
 
 def query_words(text: str) -> list[str]:
-    """The words a keyword search looks for: the content words, lower case, at most 64."""
-    return [word.lower() for word in _WORD.findall(content_words(text))[:64]]
+    """The words a keyword search looks for: the content words the index can hold, lower case,
+    in order, repeats kept (a repeated word counts again, as in Lucene); the first
+    MAX_QUERY_WORDS distinct ones only."""
+    words = [w.lower() for w in _WORD.findall(content_words(text))]
+    distinct = dict.fromkeys(word for word in words if word not in INDEX_STOP_WORDS)
+    kept = set(list(distinct)[:MAX_QUERY_WORDS])
+    return [word for word in words if word in kept]
 
 
-def lucene_query(text: str, *, client_key: str, record_types: tuple[str, ...]) -> str | None:
-    """A Lucene query of the text's words only (no syntax from the caller), inside the client."""
-    words = [word.lower() for word in _WORD.findall(text)[:64]]
-    if not words:
-        return None
-    # ^0: the client and type clauses filter without adding to the BM25 score.
-    query = f"+search_client:{client_key}^0 +search_text:({' '.join(words)})"
+def word_lucene(word: str, *, client_key: str, record_types: tuple[str, ...]) -> str:
+    """One query word (from query_words: letters and digits only, never Lucene syntax) inside
+    the client and the record types. Quoted: a word the analyser splits (CJK) stays one."""
+    query = f'+search_client:{client_key} +search_text:"{word}"'
     if record_types:
-        query += f" +record_type:({' '.join(record_types)})^0"
+        query += f" +record_type:({' '.join(record_types)})"
     return query

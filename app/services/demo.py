@@ -15,7 +15,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 
-from app.artifacts.store import ArtifactStore, make_client
+from app.artifacts.store import ArtifactStore, open_store
 from app.domain.clients import ensure_client
 from app.domain.errors import Conflict
 from app.domain.principal import Principal
@@ -122,7 +122,7 @@ async def run_demo(
         client_id = await ensure_client(graph, name=client)
         artifacts = None
         if with_artifacts:
-            artifacts = ArtifactStore(make_client(settings), bucket=settings.s3_bucket)
+            artifacts = open_store(settings)
             await artifacts.ensure_bucket()
         return await generate_demo(
             graph,

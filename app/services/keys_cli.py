@@ -31,7 +31,10 @@ def add_keys_parser(commands: Any) -> None:
     listing.add_argument("--client", required=True, help="client name")
     revoke = actions.add_parser("revoke", help="refuse a key from now on (within a second)")
     revoke.add_argument("key_id")
-    rotate = actions.add_parser("rotate", help="a new secret for a key; the old one is revoked")
+    rotate = actions.add_parser(
+        "rotate",
+        help="a new secret for a key; the old one is revoked (its expiry kept unless given)",
+    )
     rotate.add_argument("key_id")
     add_expiry_options(rotate)
 
@@ -72,10 +75,9 @@ def run_keys(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def _status(key: dict[str, Any]) -> str:
-    if key["revoked"]:
-        return "revoked"
-    expires = key.get("expires_at")
-    return "expired" if expires is not None and expires <= datetime.now(UTC) else "active"
+    from app.domain.apikeys import key_status
+
+    return key_status(key.get("revoked"), key.get("expires_at"), datetime.now(UTC)).value
 
 
 def _print_keys(keys: list[dict[str, Any]]) -> None:

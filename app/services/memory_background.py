@@ -1,5 +1,7 @@
-"""The memory records' background work in the API process: the access log writer and the
-expiry sweeper, started and stopped by the app's lifespan (app/http.py)."""
+"""The API process's background work on stored data: the access log writer, the expiry sweeper,
+the idempotency key purge and the orphaned-object reconciliation, started and stopped by the
+app's lifespan (app/http.py). They use the graph with the long bound of background jobs: heavy
+work there is no outage."""
 
 from __future__ import annotations
 
@@ -9,7 +11,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.api.context import Services
-from app.artifacts.store import ArtifactStore, make_client
+from app.artifacts.orphans import OrphanReconciler
+from app.artifacts.store import open_store
 from app.domain import access_log, idempotency
 from app.domain.access_log_writer import AccessLogWriter
 from app.domain.memory_sweeper import MemorySweeper
@@ -20,45 +23,57 @@ from app.settings import Settings
 class MemoryBackground:
     sweeper: MemorySweeper
     writer: AccessLogWriter | None
+    orphans: OrphanReconciler | None = None
     tasks: list[asyncio.Task[None]] = field(default_factory=list)
+    writer_task: asyncio.Task[None] | None = None
 
     def details(self) -> dict[str, Any]:
         log = self.writer.details() if self.writer else "disabled"
-        return {"memory_sweeper": self.sweeper.details(), "access_log": log}
+        details = {"memory_sweeper": self.sweeper.details(), "access_log": log}
+        if self.orphans is not None:
+            details["orphaned_objects"] = self.orphans.totals()
+        return details
 
     async def stop(self) -> None:
+        """Cancels the other jobs; the access log writer ends its flush and writes what is left
+        (bounded: AccessLogWriter.close), before the driver closes."""
         for task in self.tasks:
             task.cancel()
         for task in self.tasks:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+        if self.orphans is not None:
+            self.orphans.abandon()
         if self.writer is not None:
-            # What the last requests logged is written before the driver closes.
-            await self.writer.close()
+            await self.writer.close(self.writer_task)
             if access_log.installed() is self.writer:
                 access_log.install(None)
 
 
 def start_memory_background(services: Services) -> MemoryBackground:
     settings = services.settings
+    graph = services.graph.background()
     writer = None
     if settings.access_log_enabled:
         writer = AccessLogWriter(
-            services.graph, batch=settings.access_log_batch, flush_ms=settings.access_log_flush_ms
+            graph, batch=settings.access_log_batch, flush_ms=settings.access_log_flush_ms
         )
     access_log.install(writer)
     sweeper = MemorySweeper(
-        services.graph,
+        graph,
         services.artifacts,
         interval_s=settings.memory_sweep_interval_s,
         batch=settings.memory_sweep_batch,
     )
-    background = MemoryBackground(sweeper=sweeper, writer=writer)
+    orphans = services.artifacts.orphans
+    background = MemoryBackground(sweeper=sweeper, writer=writer, orphans=orphans)
     background.tasks.append(asyncio.create_task(sweeper.run_forever(), name="memory-sweeper"))
-    purge = idempotency.purge_forever(services.graph, interval_s=settings.memory_sweep_interval_s)
+    purge = idempotency.purge_forever(graph, interval_s=settings.memory_sweep_interval_s)
     background.tasks.append(asyncio.create_task(purge, name="idempotency-key-purge"))
+    reconcile = orphans.run_forever(graph, services.artifacts)
+    background.tasks.append(asyncio.create_task(reconcile, name="orphan-reconciliation"))
     if writer is not None:
-        background.tasks.append(asyncio.create_task(writer.run(), name="access-log-writer"))
+        background.writer_task = asyncio.create_task(writer.run(), name="access-log-writer")
     return background
 
 
@@ -67,7 +82,7 @@ async def run_sweep(settings: Settings, *, client_id: str | None = None) -> dict
     from app.services.admin import connected
 
     async with connected(settings) as graph:
-        artifacts = ArtifactStore(make_client(settings), bucket=settings.s3_bucket)
+        artifacts = open_store(settings)
         writer = AccessLogWriter(graph) if settings.access_log_enabled else None
         access_log.install(writer)
         try:
@@ -75,6 +90,7 @@ async def run_sweep(settings: Settings, *, client_id: str | None = None) -> dict
             run = await sweeper.sweep(client_id)
         finally:
             if writer is not None:
-                await writer.flush()
+                await writer.close()
             access_log.install(None)
+            artifacts.close()
         return run.summary() | {"clients": len(run.per_client)}

@@ -12,7 +12,7 @@ from app.http import create_app
 from app.logs import configure_logging
 from app.model.enums import Role
 from app.services.admin import reuse_or_issue_key
-from app.services.http_protocol import header_timeout_protocol
+from app.services.http_protocol import edge_protocol
 from app.settings import Settings
 
 DEMO_CLIENT = "demo"
@@ -52,8 +52,14 @@ def print_banner(settings: Settings, key: str) -> None:
 
 def server_config(app: ASGIApp, settings: Settings, **options: Any) -> uvicorn.Config:
     """uvicorn's configuration for the API (the service and the test suite's servers alike):
-    its protocol cuts off connections whose request headers arrive too slowly."""
-    return uvicorn.Config(app, http=header_timeout_protocol(settings.header_timeout_s), **options)
+    its protocol cuts off connections whose request line and headers arrive too slowly or are
+    too large. No WebSocket: with a WebSocket library installed uvicorn would answer an upgrade
+    with an empty 403 (the API has no WebSocket route); here it is answered as plain HTTP, in
+    JSON. Subscriptions, when they come, will turn this on with a route that serves them."""
+    http = edge_protocol(
+        header_timeout_s=settings.header_timeout_s, max_head_bytes=settings.max_header_bytes
+    )
+    return uvicorn.Config(app, http=http, ws="none", **options)
 
 
 def serve(settings: Settings) -> None:

@@ -107,14 +107,31 @@ def new_caller(
     )
 
 
-@pytest.fixture
-def alice(settings: Settings, api_url: str) -> Caller:
-    return new_caller(settings, api_url)
+CALLERS_MARK = (
+    "callers(role=Role.AGENT, agent_name='tester'): the keys that a module's or test's alice "
+    "and bob fixtures hold (each its own new client), e.g. reviewer keys for tests that act "
+    "for several agents"
+)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", CALLERS_MARK)
+
+
+def marked_caller(request: pytest.FixtureRequest, settings: Settings, api_url: str) -> Caller:
+    """A new caller as the closest `callers` mark says (new_caller's defaults without one)."""
+    mark = request.node.get_closest_marker("callers")
+    return new_caller(settings, api_url, **(mark.kwargs if mark else {}))
 
 
 @pytest.fixture
-def bob(settings: Settings, api_url: str) -> Caller:
-    return new_caller(settings, api_url)
+def alice(request: pytest.FixtureRequest, settings: Settings, api_url: str) -> Caller:
+    return marked_caller(request, settings, api_url)
+
+
+@pytest.fixture
+def bob(request: pytest.FixtureRequest, settings: Settings, api_url: str) -> Caller:
+    return marked_caller(request, settings, api_url)
 
 
 @pytest.fixture

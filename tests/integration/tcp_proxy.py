@@ -1,6 +1,7 @@
 """A TCP forwarder the tests control, put between the app and a shared server (which the tests
 must never stop): `down()` acts like a killed server (connections cut, new ones refused),
-`stall()` like an unreachable one (connections accepted, nothing ever answered), `up()` heals.
+`stall()` like an unreachable one (connections accepted, nothing ever answered), `slow(s)` like
+a far or overloaded one (every chunk forwarded `s` seconds late), `up()` heals.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ class TcpProxy:
         self.target = (target_host, target_port)
         self.port = free_port()
         self.stalled = False
+        self.delay_s = 0.0
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
         self._server: asyncio.Server | None = None
@@ -39,6 +41,7 @@ class TcpProxy:
 
     def up(self) -> None:
         self.stalled = False
+        self.delay_s = 0.0
         if self._server is None:
             self._call(self._listen())
 
@@ -53,6 +56,10 @@ class TcpProxy:
         if self._server is None:
             self._call(self._listen())
         self._call(self._cut())
+
+    def slow(self, delay_s: float) -> None:
+        """Forward every chunk, both ways, `delay_s` late."""
+        self.delay_s = delay_s
 
     def close(self) -> None:
         self.down()
@@ -104,6 +111,8 @@ class TcpProxy:
             while data := await reader.read(65536):
                 if self.stalled:
                     continue
+                if self.delay_s:
+                    await asyncio.sleep(self.delay_s)
                 writer.write(data)
                 await writer.drain()
         writer.transport.abort()

@@ -5,41 +5,21 @@ the same client may do each; an omitted agent name is the key's own; reads are n
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from app.model.enums import Role
-from app.services.admin import create_key
 from app.settings import Settings
-from tests.integration.asset_helpers import create_asset, error_code, own_state
+from tests.integration.agent_memory_helpers import counted
+from tests.integration.asset_helpers import create_asset, error_code
+from tests.integration.client_helpers import client_state, colleague
 from tests.integration.conftest import Caller
 
 Attempt = tuple[str, dict[str, Any]]
 MEMORY = "id namespace key sourceAgent version"
 REMEMBER = f"mutation($i: RememberInput!) {{ remember(input: $i) {{ {MEMORY} }} }}"
-STATE = """
-MATCH (n {client_id: $c}) WHERE NOT n:AccessLogEntry
-OPTIONAL MATCH (n)-[r]->(m)
-WITH n, r, m ORDER BY type(r), m.id, r.role
-WITH n, collect([type(r), m.id, properties(r)]) AS rels
-RETURN labels(n) AS labels, properties(n) AS props, rels
-ORDER BY n.id
-"""
-
-
-def colleague(settings: Settings, session: Any, of: Caller, role: Role, agent: str) -> Caller:
-    """Another key of `of`'s client."""
-    name = session.run("MATCH (c:Client {id: $id}) RETURN c.name", id=of.client_id).single()[0]
-    issued = asyncio.run(create_key(settings, client=name, role=role, agent_name=agent))
-    return Caller(http=of.http, key=issued.secret, client_id=of.client_id)
-
-
-def state(session: Any, client_id: str) -> list[Any]:
-    rows = session.run(STATE, c=client_id)
-    return [(*own_state(r["labels"], r["props"]), r["rels"]) for r in rows]
 
 
 def one(caller: Caller, document: str, variables: dict[str, Any] | None = None) -> Any:
@@ -183,7 +163,7 @@ def test_an_agent_key_may_not_act_for_another_agent_and_writes_nothing(
 ) -> None:
     tester, client = team["tester"], team["tester"].client_id
     world = brads_world(team["brad"], tester)
-    before = state(neo4j_session, client)
+    before = client_state(neo4j_session, client)
     for attempt in ATTEMPTS:
         document, variables = attempt(world)
         body = tester.gql(document, variables)
@@ -191,7 +171,7 @@ def test_an_agent_key_may_not_act_for_another_agent_and_writes_nothing(
         extensions = body["errors"][0]["extensions"]
         assert (extensions["bound_agent"], extensions["agent"]) == ("tester", "brad"), document
         assert "bound to agent 'tester'" in body["errors"][0]["message"]
-    assert state(neo4j_session, client) == before
+    assert client_state(neo4j_session, client) == before
     # A reviewer key of the client may do every one of them, in this order.
     for attempt in ATTEMPTS:
         document, variables = attempt(world)
@@ -222,3 +202,16 @@ def test_an_omitted_agent_is_the_keys_own_and_reads_are_not_bound(team: dict[str
     # brad's key is bound the other way round just the same.
     body = brad.gql('mutation { saveAgentState(agentName: "tester", state: {}) { name } }')
     assert error_code(body) == "FORBIDDEN"
+
+
+def test_an_agent_keys_attach_reads_the_owner_only_when_refused(team: dict[str, Caller]) -> None:
+    """The binding costs an agent key no round trip on the way that succeeds."""
+    tester, reviewer = team["tester"], team["reviewer"]
+    attach = (
+        'mutation($id: ID!) { attachMemoryArtifact(recordId: $id, kind: "notes", '
+        'contentBase64: "aGk=") { id } }'
+    )
+    own = one(tester, REMEMBER, {"i": {"kind": "SEMANTIC", "text": "mine"}})["id"]
+    _, agent_trips = counted(tester, attach, {"id": own})
+    _, reviewer_trips = counted(reviewer, attach, {"id": own})
+    assert agent_trips == reviewer_trips

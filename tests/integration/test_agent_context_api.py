@@ -10,23 +10,14 @@ from typing import Any
 import pytest
 
 from app.model.enums import Role
-from app.settings import Settings
 from tests.integration.agent_memory_helpers import concurrently, seed_memory
 from tests.integration.asset_helpers import error_code
-from tests.integration.conftest import Caller, new_caller
+from tests.integration.conftest import Caller
 from tests.integration.search_helpers import wait_indexed
 
-
-@pytest.fixture
-def alice(settings: Settings, api_url: str) -> Caller:
-    """Reviewer keys: these tests act for several agents (planner, keeper, ...), which an agent
-    key may not (it acts only as its own agent)."""
-    return new_caller(settings, api_url, role=Role.REVIEWER)
-
-
-@pytest.fixture
-def bob(settings: Settings, api_url: str) -> Caller:
-    return new_caller(settings, api_url, role=Role.REVIEWER)
+# Reviewer keys: these tests act for several agents (planner, keeper, ...), which an agent key
+# may not (it acts only as its own agent).
+pytestmark = pytest.mark.callers(role=Role.REVIEWER)
 
 
 SUBJECT = """mutation($input: SubjectInput!) { upsertSubject(input: $input) {

@@ -15,17 +15,9 @@ from tests.integration.agent_memory_helpers import concurrently, counted, seed_m
 from tests.integration.asset_helpers import MISSING_ID, error_code
 from tests.integration.conftest import Caller, new_caller
 
-
-@pytest.fixture
-def alice(settings: Settings, api_url: str) -> Caller:
-    """Reviewer keys: these tests act for several agents (planner, keeper, ...), which an agent
-    key may not (it acts only as its own agent)."""
-    return new_caller(settings, api_url, role=Role.REVIEWER)
-
-
-@pytest.fixture
-def bob(settings: Settings, api_url: str) -> Caller:
-    return new_caller(settings, api_url, role=Role.REVIEWER)
+# Reviewer keys: these tests act for several agents (planner, keeper, ...), which an agent key
+# may not (it acts only as its own agent).
+pytestmark = pytest.mark.callers(role=Role.REVIEWER)
 
 
 CYCLE = "id agentName sequence thoughts toolCall plan output error status finishedAt"

@@ -150,6 +150,29 @@ def test_expired_keys_are_refused(settings: Settings, api_url: str, admin: Calle
     assert error_code(admin.gql(CREATE, {"input": {"role": "AGENT"}})) == "VALIDATION"
 
 
+def test_rotation_keeps_the_expiry_unless_given(admin: Caller, neo4j_session: Any) -> None:
+    made = create(admin, expiresInSeconds=3600)
+    kept = admin.data(ROTATE, {"id": made["key"]["id"]})["rotateApiKey"]["key"]
+    assert kept["expiresAt"] == made["key"]["expiresAt"] and kept["status"] == "ACTIVE"
+    # An expired key's replacement needs an expiry of its own.
+    past = datetime.now(UTC) - timedelta(minutes=1)
+    expire = "MATCH (k:ApiKey {id: $id}) SET k.expires_at = $at"
+    neo4j_session.run(expire, id=kept["id"], at=past).consume()
+    refused = admin.gql(ROTATE, {"id": kept["id"]})
+    assert error_code(refused) == "VALIDATION"
+    assert refused["errors"][0]["extensions"]["field"] == "expires_at"
+    assert "expiresAt or expiresInSeconds" in refused["errors"][0]["message"]
+    renewed = admin.data(ROTATE, {"id": kept["id"], "in": 60})["rotateApiKey"]["key"]
+    assert renewed["status"] == "ACTIVE" and renewed["rotatedFrom"] == kept["id"]
+    permanent = create(admin)
+    rotated = admin.data(ROTATE, {"id": permanent["key"]["id"]})["rotateApiKey"]["key"]
+    assert rotated["expiresAt"] is None
+    naive = {"role": "AGENT", "agentName": "brad", "expiresAt": "2099-01-01T00:00:00"}
+    body = admin.gql(CREATE, {"input": naive})
+    assert error_code(body) == "VALIDATION"
+    assert body["errors"][0]["extensions"]["field"] == "expires_at"
+
+
 def test_admins_manage_only_their_own_clients_keys(
     settings: Settings, api_url: str, admin: Caller
 ) -> None:

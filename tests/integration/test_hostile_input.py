@@ -102,7 +102,10 @@ BAD_BODIES = {
     + b"}}",
     "not JSON": b'{"query": ',
     "NaN": b'{"query": "{ viewer { clientId } }", "variables": {"a": NaN}}',
+    "an unterminated string of escaped quotes": b"[" * 101 + b'"' + b'\\"' * 4_000,
 }
+# Review E1: measuring the nesting of this restarted at every quote, 4.2 s at 32 KB (quadratic).
+UNTERMINATED = b"[" * 101 + b'"' + b'\\"' * 450_000  # 900 KB, under the 1 MB body limit
 
 
 @pytest.mark.parametrize("keyed", [True, False], ids=["with a key", "without a key"])
@@ -118,6 +121,31 @@ def test_unusable_json_bodies_get_400_bad_request(
     assert response.headers["content-type"] == "application/json"
     error = response.json()["errors"][0]
     assert error["extensions"] == {"code": "BAD_REQUEST"} and error["message"]
+
+
+def test_a_large_unparsable_body_is_refused_at_once_while_others_are_served(
+    api_url: str, alice: Caller, bob: Caller
+) -> None:
+    refused: list[tuple[float, httpx.Response]] = []
+
+    def attack() -> None:
+        started = time.perf_counter()
+        # With a key: without one, a body this large is refused 401 unread (second review E-3).
+        headers = {"content-type": "application/json", "Authorization": f"Bearer {alice.key}"}
+        response = httpx.post(f"{api_url}/graphql", content=UNTERMINATED, headers=headers)
+        refused.append((time.perf_counter() - started, response))
+
+    attacker = threading.Thread(target=attack)
+    attacker.start()
+    bob_latencies = []
+    while attacker.is_alive() or not bob_latencies:
+        elapsed, response = timed_post(bob, VIEWER)
+        assert response.json() == {"data": {"viewer": {"clientId": bob.client_id}}}
+        bob_latencies.append(elapsed)
+    attacker.join()
+    [(elapsed, response)] = refused
+    assert response.status_code == 400 and "nests deeper" in response.text
+    assert elapsed < 2.0 and max(bob_latencies) < 1.0  # before: about an hour, all waiting
 
 
 FORM = {"content-type": "application/x-www-form-urlencoded"}

@@ -118,6 +118,46 @@ def test_every_text_input_refuses_bad_values_with_validation(alice: Caller, bad:
     assert refused >= (5 if bad == "deep" else 98)
 
 
+def _literal(value: Any) -> str:
+    """A value as a GraphQL literal (strings escaped as JSON does, which GraphQL reads)."""
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{name}: {_literal(item)}" for name, item in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_literal(item) for item in value) + "]"
+    return json.dumps(value)
+
+
+@pytest.mark.parametrize("bad", ["control", "deep"])
+def test_every_text_input_refuses_bad_literals_naming_the_argument(alice: Caller, bad: str) -> None:
+    """As above, the value written in the document (a lone surrogate cannot be: the parser
+    refuses it): the refusal names the argument and the path inside it (review E5)."""
+    refused = 0
+    for keyword, name, arg, path, kind in CASES:
+        if bad == "deep" and kind != "json":
+            continue
+        value: Any = "a\x01b"
+        if bad == "deep":
+            for _ in range(40):
+                value = [value]
+        elif kind == "json":
+            value = {"key": value}
+        root = SDL.query_type if keyword == "query" else SDL.mutation_type
+        assert root is not None
+        field = root.fields[name]
+        selection = "{ __typename }" if is_composite_type(get_named_type(field.type)) else ""
+        document = f"{keyword} {{ {name}({arg}: {_literal(_nested(path, value))}) {selection} }}"
+        body = post(alice, document, {})
+        where = f"{name}({arg}: {'.'.join(path)})"
+        assert body.get("data") is None, (where, body)
+        ours = [e for e in body["errors"] if e["extensions"]["code"] == "VALIDATION"]
+        assert ours, (where, body["errors"])
+        assert ours[0]["message"].startswith(f"Argument '{arg}' has invalid value"), (where, ours)
+        assert path[-1:] == [] or f".{path[-1]}" in ours[0]["message"], (where, ours)
+        assert ours[0]["locations"], where
+        refused += 1
+    assert refused >= (5 if bad == "deep" else 98)
+
+
 def test_literals_are_checked_too(alice: Caller) -> None:
     body = alice.gql('{ recallMemory(key: "a\\u0000b") { id } }')
     error = body["errors"][0]

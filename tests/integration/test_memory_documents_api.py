@@ -7,8 +7,7 @@ from typing import Any
 import pytest
 
 from app.model.enums import Role
-from app.settings import Settings
-from tests.integration.conftest import Caller, new_caller
+from tests.integration.conftest import Caller
 from tests.integration.memory_helpers import error_of, remember
 from tests.integration.search_helpers import wait_indexed
 
@@ -39,16 +38,9 @@ SEARCH_PROCS = """query($agent: String!, $text: String!) {
   searchProcedures(agent: $agent, text: $text, mode: KEYWORD) { record { key } } }"""
 
 
-@pytest.fixture
-def alice(settings: Settings, api_url: str) -> Caller:
-    """Reviewer keys named tester: these tests write memory of agents brad, planner, ... (an
-    agent key writes only its own agent's memory)."""
-    return new_caller(settings, api_url, role=Role.REVIEWER)
-
-
-@pytest.fixture
-def bob(settings: Settings, api_url: str) -> Caller:
-    return new_caller(settings, api_url, role=Role.REVIEWER)
+# Reviewer keys named tester: these tests write memory of agents brad, planner, ... (an agent
+# key writes only its own agent's memory).
+pytestmark = pytest.mark.callers(role=Role.REVIEWER)
 
 
 def test_semantic_documents_by_object_id(alice: Caller, bob: Caller) -> None:

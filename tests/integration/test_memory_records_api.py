@@ -24,16 +24,9 @@ from tests.integration.memory_helpers import (
 NS = {"subject": "alice", "agent": "brad", "path": ["health"]}
 
 
-@pytest.fixture
-def alice(settings: Settings, api_url: str) -> Caller:
-    """Reviewer keys named tester: these tests write memory of agents brad, planner, ... (an
-    agent key writes only its own agent's memory)."""
-    return new_caller(settings, api_url, role=Role.REVIEWER)
-
-
-@pytest.fixture
-def bob(settings: Settings, api_url: str) -> Caller:
-    return new_caller(settings, api_url, role=Role.REVIEWER)
+# Reviewer keys named tester: these tests write memory of agents brad, planner, ... (an agent
+# key writes only its own agent's memory).
+pytestmark = pytest.mark.callers(role=Role.REVIEWER)
 
 
 def test_remember_recall_by_id_and_key(alice: Caller) -> None:

@@ -23,16 +23,8 @@ from tests.integration.asset_helpers import MISSING_ID, error_code, principal_of
 from tests.integration.conftest import Caller, new_caller
 from tests.integration.search_helpers import wait_indexed
 
-
-@pytest.fixture
-def alice(settings: Settings, api_url: str) -> Caller:
-    """Keys of agent brad, whose sessions these tests run (an agent key acts only as itself)."""
-    return new_caller(settings, api_url, agent_name="brad")
-
-
-@pytest.fixture
-def bob(settings: Settings, api_url: str) -> Caller:
-    return new_caller(settings, api_url, agent_name="brad")
+# Keys of agent brad, whose sessions these tests run (an agent key acts only as itself).
+pytestmark = pytest.mark.callers(agent_name="brad")
 
 
 def _times(found: dict[str, Any]) -> list[datetime]:

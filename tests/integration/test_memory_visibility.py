@@ -4,22 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from app.settings import Settings
-from tests.integration.conftest import Caller, new_caller
+from tests.integration.conftest import Caller
 from tests.integration.session_helpers import DELETE_ENTRY, put, start
 
 SESSION = "query($id: ID!) { memorySession(id: $id) { id entries { id active } } }"
 
 
-@pytest.fixture
-def alice(settings: Settings, api_url: str) -> Caller:
-    """Keys of agent brad, whose sessions these tests run (an agent key acts only as itself)."""
-    return new_caller(settings, api_url, agent_name="brad")
-
-
-@pytest.fixture
-def bob(settings: Settings, api_url: str) -> Caller:
-    return new_caller(settings, api_url, agent_name="brad")
+# Keys of agent brad, whose sessions these tests run (an agent key acts only as itself).
+pytestmark = pytest.mark.callers(agent_name="brad")
 
 
 def test_soft_deleted_entries_are_hidden_from_relationship_fields(alice: Caller) -> None:

@@ -19,8 +19,10 @@ import pytest
 import uvicorn
 from starlette.applications import Starlette
 
+from app.graph.executor import BACKGROUND_TIMEOUT_S
 from app.http import create_app
 from app.model.enums import Role
+from app.readiness_checks import READY_FOR_S
 from app.services.admin import create_key
 from app.settings import Settings
 from tests.integration.tcp_proxy import TcpProxy, free_port
@@ -111,6 +113,7 @@ def assert_unavailable(response: httpx.Response, elapsed: float, what: str = "")
 
 
 def assert_not_ready_within_a_second(outage: Outage, failed: str) -> None:
+    time.sleep(READY_FOR_S)  # a "ready" from before the outage is served this long (E-4)
     response, elapsed = timed(lambda: httpx.get(f"{outage.url}/readyz", timeout=10))
     assert response.status_code == 503 and elapsed < 1.0, (response.text, elapsed)
     checks = response.json()["checks"]
@@ -213,3 +216,77 @@ def test_access_log_entries_whose_write_falls_in_an_outage_arrive_after_it(
         time.sleep(0.2)
     assert neo4j_session.run(query, c=client_id).single()["n"] == 20
     assert writer.stats.failed == 0 and writer.stats.rejected == 0
+
+
+THREAD = """mutation($input: CreateConversationThreadInput!) {
+  createConversationThread(input: $input) { thread { id } } }"""
+APPEND_EVENTS = """mutation($events: [AppendConversationEventInput!]!) {
+  appendConversationEvents(events: $events) { appended } }"""
+START_EPISODE = """mutation { startEpisode(input: {taskClass: "t", trigger: SCHEDULE}) { id } }"""
+APPEND_CALLS = """mutation($id: ID!) { appendToolCalls(id: $id, entries: [{tool: "x"}]) { id } }"""
+
+
+def test_a_request_whose_many_calls_each_answer_in_time_still_ends_within_one_bound(
+    outage: Outage,
+) -> None:
+    """24 events with long text through a slow S3: their uploads go 8 at a time, each well
+    within its own bound, but together three times as long as the request may take."""
+    key = outage.key()
+    ref = {"platform": "INSTAGRAM", "threadType": "DM", "externalThreadRef": uuid.uuid4().hex}
+    thread = post(outage.url, key, THREAD, {"input": ref}).json()
+    thread_id = thread["data"]["createConversationThread"]["thread"]["id"]
+    events = [
+        {
+            "threadId": thread_id,
+            "direction": "INBOUND",
+            "eventType": "DM_MESSAGE",
+            "externalRef": f"e{n}",
+            "text": f"{n} " + "long text " * 300,
+        }
+        for n in range(24)
+    ]
+    outage.s3.slow(0.5)
+    try:
+        response, elapsed = timed(lambda: post(outage.url, key, APPEND_EVENTS, {"events": events}))
+    finally:
+        outage.s3.up()
+    assert_unavailable(response, elapsed, "24 uploads")
+    assert "object storage" in response.json()["errors"][0]["message"]
+
+
+def test_an_s3_stall_inside_a_graph_transaction_is_named_as_object_storage(
+    outage: Outage,
+) -> None:
+    """appendToolCalls uploads its chunk inside the episode's transaction: the answer names
+    the part that did not answer, not the graph around it."""
+    key = outage.key()
+    episode = post(outage.url, key, START_EPISODE).json()["data"]["startEpisode"]["id"]
+    outage.s3.stall()
+    try:
+        response, elapsed = timed(lambda: post(outage.url, key, APPEND_CALLS, {"id": episode}))
+    finally:
+        outage.s3.up()
+    assert_unavailable(response, elapsed, "appendToolCalls")
+    assert "object storage" in response.json()["errors"][0]["message"]
+
+
+def test_background_jobs_use_the_long_bound_not_the_requests(outage: Outage) -> None:
+    background = outage.app.state.memory_background
+    services = outage.app.state.services
+    for graph in (background.writer.graph, background.sweeper.graph, services.indexer.graph):
+        assert graph.timeout_s == BACKGROUND_TIMEOUT_S > BOUND_S
+    assert services.graph.timeout_s == BOUND_S
+
+
+def test_readyz_checks_s3_on_threads_of_its_own(outage: Outage) -> None:
+    """The loop's default thread pool busy (as under load): the S3 check still answers."""
+
+    def occupy_default_pool() -> None:
+        loop = asyncio.get_running_loop()
+        for _ in range(40):
+            loop.run_in_executor(None, time.sleep, 1.5)
+
+    outage.call_soon(occupy_default_pool)
+    time.sleep(0.1)
+    response = httpx.get(f"{outage.url}/readyz", timeout=10)
+    assert response.json()["checks"]["s3"] == "ok", response.text

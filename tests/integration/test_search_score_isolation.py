@@ -2,14 +2,21 @@
 depend only on its own records. Client B searches; client A then writes many records holding
 B's query words; B's hits (ids, order, scores, ranks, why) must come back exactly as before,
 in every mode. The premise is checked on the full-text index itself: its own BM25 scores of
-B's records do move with A's writes (and swap two of them), so the test could fail."""
+B's records do move with A's writes (and swap two of them), so the test could fail.
+
+Second review, S-2: which records are candidates followed the index's ranking over every
+client's statistics, so for a client with more matching records than the candidate pool, A's
+writes changed which of B's records entered it. The second test shrinks the pool to 4 records
+(module constants, read at every search) so that B has more matching records than that."""
 
 from __future__ import annotations
 
 import uuid
 from typing import Any
 
-from app.retrieval import search_queries as q
+import pytest
+
+from app.retrieval import keyword
 from app.retrieval.indexing import client_key
 from tests.integration.conftest import Caller
 from tests.integration.memory_helpers import remember
@@ -69,9 +76,9 @@ def b_searches(bob: Caller, w1: str, w2: str) -> dict[tuple[str, str, str], list
 
 
 def raw_scores(neo4j_session: Any, bob: Caller, w1: str, w2: str) -> dict[str, float]:
-    """The full-text index's own scores (statistics of every client) of B's records."""
-    words = " ".join(q.query_words(f"{w1} {w2}"))
-    lucene = q.lucene_query(words, client_key=client_key(bob.client_id), record_types=())
+    """The full-text index's own scores (statistics of every client) of B's records, for the
+    query the index was asked before (its ranking chose the candidates)."""
+    lucene = f"+search_client:{client_key(bob.client_id)}^0 +search_text:({w1} {w2})"
     rows = neo4j_session.run(RAW_SCORES, lucene=lucene, client_id=bob.client_id)
     return {row["id"]: row["score"] for row in rows}
 
@@ -102,3 +109,31 @@ def test_b_sees_the_same_hits_and_scores_after_a_writes_its_words(
     assert raw_after[only_w1] < raw_before[only_w1]
     assert raw_before[only_w1] > raw_before[only_w2]
     assert raw_after[only_w1] < raw_after[only_w2]
+
+
+def test_b_keeps_its_hits_when_it_has_more_matching_records_than_the_pool(
+    alice: Caller, bob: Caller, neo4j_session: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(keyword, "CANDIDATES_PER_KEPT", 0)
+    monkeypatch.setattr(keyword, "MIN_CANDIDATES", 4)
+    w1, w2 = fresh_word(), fresh_word()
+    ids = write_b(bob, w1, w2)
+    wait_indexed(bob)
+    text = f"{w1} {w2}"
+    before = {mode: search(bob, text, mode=mode, k=3) for mode in ("KEYWORD", "HYBRID")}
+    raw_before = raw_scores(neo4j_session, bob, w1, w2)
+
+    write_a(alice, w1, w2)
+    wait_indexed(alice)
+    after = {mode: search(bob, text, mode=mode, k=3) for mode in ("KEYWORD", "HYBRID")}
+    raw_after = raw_scores(neo4j_session, bob, w1, w2)
+
+    assert after == before
+    # B's own statistics: w1 (2 of B's records) weighs more than w2 (6 of them).
+    assert ids["only_w1"] in [hit["recordId"] for hit in before["KEYWORD"]]
+
+    # The premise: the index's own top 4 of B's records lost that record to A's writes.
+    def top4(scores: dict[str, float]) -> list[str]:
+        return sorted(scores, key=lambda rid: -scores[rid])[:4]
+
+    assert ids["only_w1"] in top4(raw_before) and ids["only_w1"] not in top4(raw_after)

@@ -111,3 +111,33 @@ def test_keyless_introspection_is_answered_once_then_replayed_and_rate_limited(
         assert error["extensions"]["retryAfterSeconds"] == int(limited.headers["retry-after"])
         keyed = new_caller(settings, strict_url)
         assert keyed.data(standard["query"])["__schema"]  # a key is not limited
+
+
+def _from(address: str, url: str) -> httpx.Client:
+    """A client whose connections come from another loopback address (another remote address
+    to the server, with a rate-limit bucket of its own)."""
+    transport = httpx.HTTPTransport(local_address=address)
+    return httpx.Client(base_url=url, timeout=30, transport=transport)
+
+
+def test_keyless_introspection_is_cached_by_document_and_builds_share_one_budget(
+    strict_url: str,
+) -> None:
+    """Review E2: a new spelling of a cached document (spaces, comments, commas) is a cache
+    hit, and distinct documents are built at most PER_MINUTE times a minute, whatever the
+    addresses they come from."""
+    documents = [f"query D{n} {{ __schema {{ queryType {{ name }} }} }}" for n in range(4)]
+    firsts, seconds = [], []
+    for n, document in enumerate(documents):  # each from an address of its own
+        with _from(f"127.0.0.{10 + n}", strict_url) as client:
+            firsts.append(client.post("/graphql", json={"query": document}))
+            respelled = "# again\n" + document.replace(" ", " ,\n  ")
+            seconds.append(client.post("/graphql", json={"query": respelled}))
+    built = [n for n, answer in enumerate(firsts) if answer.status_code == 200]
+    assert 1 <= len(built) <= PER_MINUTE < len(documents)
+    for n in built:
+        assert seconds[n].status_code == 200 and seconds[n].content == firsts[n].content
+    refused = [firsts[n] for n in range(len(documents)) if n not in built]
+    assert {answer.status_code for answer in refused} == {429}
+    error = refused[0].json()["errors"][0]
+    assert error["extensions"]["code"] == "RATE_LIMITED" and "distinct" in error["message"]

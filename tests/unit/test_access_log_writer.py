@@ -13,10 +13,13 @@ from datetime import UTC, datetime
 from typing import Any
 
 import pytest
+from neo4j.exceptions import Neo4jError
 
-from app.domain.access_log_writer import MAX_TEXT, AccessLogWriter
+from app.domain.access_log_batches import MAX_TEXT, safe_entry
+from app.domain.access_log_writer import AccessLogWriter
 from app.domain.errors import Unavailable
 from app.graph.executor import GraphExecutor
+from app.services.memory_background import MemoryBackground
 
 
 class FakeGraph:
@@ -207,3 +210,144 @@ def test_the_background_task_retries_through_an_outage() -> None:
         return graph
 
     assert written_ids(asyncio.run(scenario())) == all_ids(20)
+
+
+class HeldGraph(FakeGraph):
+    """Each write waits until `release` is set (forever if it never is), as a slow or stalled
+    graph does."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.release = asyncio.Event()
+        self.writing = asyncio.Event()
+
+    async def write(self, query: str, params: dict[str, Any]) -> list[dict[str, Any]]:
+        self.writing.set()
+        await self.release.wait()
+        return await super().write(query, params)
+
+
+def background_with(log: AccessLogWriter) -> MemoryBackground:
+    sweeper: Any = None  # stop() leaves the sweeper to its (here absent) task
+    return MemoryBackground(sweeper=sweeper, writer=log, writer_task=asyncio.create_task(log.run()))
+
+
+def test_shutdown_during_a_flush_lets_it_finish_and_writes_the_rest() -> None:
+    async def scenario() -> tuple[HeldGraph, AccessLogWriter]:
+        graph = HeldGraph()
+        log = writer(graph, batch=10, flush_ms=10)
+        background = background_with(log)
+        for n in range(25):
+            log.submit(entry(n))
+        await graph.writing.wait()  # the background flush is mid-write
+        stopping = asyncio.create_task(background.stop())
+        await asyncio.sleep(0.05)
+        graph.release.set()
+        await stopping
+        return graph, log
+
+    graph, log = asyncio.run(scenario())
+    assert written_ids(graph) == all_ids(25)
+    assert log.stats.failed == 0 and log.pending == 0
+
+
+def test_shutdown_during_a_write_that_never_ends_counts_and_logs_every_entry(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    async def scenario() -> AccessLogWriter:
+        graph = HeldGraph()
+        log = writer(graph, batch=10, flush_ms=10, close_timeout_s=0.2)
+        background = background_with(log)
+        for n in range(25):
+            log.submit(entry(n))
+        await graph.writing.wait()
+        await background.stop()  # the graph never answers: bounded all the same
+        return log
+
+    with caplog.at_level(logging.ERROR, logger="app.access_log"):
+        started = time.monotonic()
+        log = asyncio.run(scenario())
+        assert time.monotonic() - started < 2
+    # the batch being written when it was cut off is neither written nor silently gone
+    assert log.stats.failed == 25 and log.stats.written == 0 and log.pending == 0
+    assert "25 entries could not be written" in caplog.text and "e0" in caplog.text
+
+
+def test_a_batch_written_again_after_an_unknown_outcome_merges_on_the_entry_id() -> None:
+    from app.domain.access_log_batches import WRITE_ENTRIES
+
+    assert "MERGE (e:AccessLogEntry {id: entry.id})" in WRITE_ENTRIES
+
+
+class RefusesWrites(FakeGraph):
+    """Each write fails with `errors.pop(0)` while any are left (a server-side refusal), then
+    as FakeGraph; with `poisoned`, a write holding that entry fails with `poison` each time."""
+
+    def __init__(self, *errors: Exception, poisoned: str = "", poison: Exception | None = None):
+        super().__init__()
+        self.errors, self.poisoned, self.poison = list(errors), poisoned, poison
+
+    async def write(self, query: str, params: dict[str, Any]) -> list[dict[str, Any]]:
+        if self.errors:
+            self.calls += 1
+            raise self.errors.pop(0)
+        if self.poison is not None and any(e["id"] == self.poisoned for e in params["entries"]):
+            self.calls += 1
+            raise self.poison
+        return await super().write(query, params)
+
+
+def server_error(code: str) -> Exception:
+    hydrated: Exception = Neo4jError._hydrate_neo4j(code=code, message=f"{code} (test)")
+    return hydrated
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        "Neo.DatabaseError.General.UnknownError",
+        "Neo.ClientError.Database.DatabaseNotFound",
+        "Neo.ClientError.Security.Forbidden",
+        "Neo.ClientError.Transaction.TransactionTimedOut",
+        "RuntimeError",
+    ],
+)
+def test_a_failure_that_is_not_about_the_data_keeps_the_whole_batch_to_retry(error: str) -> None:
+    failure = RuntimeError("boom") if error == "RuntimeError" else server_error(error)
+    graph = RefusesWrites(failure)
+    log = writer(graph)
+    for n in range(500):
+        log.submit(entry(n))
+    assert asyncio.run(log.flush()) == 0
+    assert log.stats.rejected == 0 and log.pending == 500 and log.stats.retried == 1
+    assert graph.calls == 1  # not split: one entry did not cause it
+    assert asyncio.run(log.flush()) == 500
+    assert written_ids(graph) == all_ids(500) and log.stats.failed == 0
+
+
+@pytest.mark.parametrize(
+    "poison",
+    [
+        server_error("Neo.ClientError.Statement.TypeError"),
+        server_error("Neo.ClientError.Schema.ConstraintValidationFailed"),
+        OverflowError("Integer out of range"),
+    ],
+    ids=["cypher-type", "constraint", "overflow"],
+)
+def test_a_refusal_about_the_data_isolates_the_entry(poison: Exception) -> None:
+    graph = RefusesWrites(poisoned="e77", poison=poison)
+    log = writer(graph)
+    for n in range(200):
+        log.submit(entry(n))
+    assert asyncio.run(log.flush()) == 199
+    assert written_ids(graph) == sorted(set(all_ids(200)) - {"e77"})
+    assert log.stats.rejected == 1 and log.pending == 0 and log.stats.retried == 0
+
+
+def test_text_inside_lists_and_maps_is_made_safe_and_cut() -> None:
+    cleaned = safe_entry(
+        {"tags": ["ok", "x\ud800y", ["z" * 5_000]], "detail": {"k\udfff": ("a\ud800",)}}
+    )
+    assert cleaned["tags"][:2] == ["ok", "x?y"]
+    assert len(cleaned["tags"][2][0]) == MAX_TEXT
+    assert cleaned["detail"] == {"k?": ["a?"]}

@@ -19,7 +19,9 @@ from app.artifacts.store import ArtifactStore, make_client
 from app.domain.errors import Unavailable
 from app.domain.principal import Principal
 from app.graph.executor import GraphExecutor, driver_timeouts
+from app.middleware import RequestEdge
 from app.model.enums import Role
+from app.request_deadline import call_deadline, deadline_paused, request_deadline
 from app.settings import Settings
 
 BOUND_S = 0.5
@@ -129,3 +131,70 @@ def test_an_outage_answers_503_with_retry_after_and_anything_else_200() -> None:
     assert http_status(partial) == (200, [])
     assert http_status({"data": {"a": 1}}) == (200, [])
     assert retry_after([partial, down, {"errors": down["errors"] * 2}]) == 4
+
+
+def test_calls_made_under_one_request_deadline_end_within_it_all_together(
+    silent_port: int,
+) -> None:
+    """Three graph reads and three S3 reads in a row against servers that never answer: each
+    alone would wait its own bound (BOUND_S; S3 connect + read), all six within the deadline."""
+    deadline_s = 0.8
+    store = store_on(silent_port)
+
+    async def several_calls(graph: GraphExecutor) -> int:
+        failed = 0
+        with request_deadline(deadline_s):
+            for _ in range(3):
+                with pytest.raises(Unavailable):
+                    await graph.read("RETURN 1 AS ok")
+                with pytest.raises(Unavailable):
+                    await store.get(OWNER, "s3://agentmem/client/c1/a.txt")
+                failed += 2
+        return failed
+
+    started = time.monotonic()
+    assert asyncio.run(graph_on(silent_port, several_calls)()) == 6
+    elapsed = time.monotonic() - started
+    assert elapsed < deadline_s + 0.5, f"{elapsed:.2f} s for six calls"
+
+
+def test_body_arrival_does_not_count_against_the_deadline() -> None:
+    async def scenario() -> float:
+        seen: list[float] = []
+
+        async def app(scope: Any, receive: Any, send: Any) -> None:
+            before = call_deadline(None)
+            await receive()
+            after = call_deadline(None)
+            assert before is not None and after is not None
+            seen.append(after - before)
+
+        async def slow_body() -> dict[str, Any]:
+            await asyncio.sleep(0.3)
+            return {"type": "http.request", "body": b"{}", "more_body": False}
+
+        async def send(message: Any) -> None:
+            pass
+
+        edge = RequestEdge(app, max_body_bytes=1_000, body_timeout_s=5.0, deadline_s=1.0)
+        scope = {"type": "http", "method": "POST", "path": "/", "headers": []}
+        await edge(scope, slow_body, send)
+        return seen[0]
+
+    assert asyncio.run(scenario()) >= 0.25  # pushed back by the time the body took
+
+
+def test_our_own_cpu_work_does_not_count_against_the_deadline() -> None:
+    """A query embedding (or the model's first load) is not a wait on Neo4j or S3."""
+
+    async def scenario() -> tuple[float, float]:
+        with request_deadline(1.0):
+            before = call_deadline(None)
+            with deadline_paused():
+                await asyncio.sleep(0.3)
+            after = call_deadline(None)
+        assert before is not None and after is not None
+        return before, after
+
+    before, after = asyncio.run(scenario())
+    assert after - before >= 0.25

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 
 from app.domain.memory_content import content_bytes
+from bench._faults_check import orphan_totals
 from bench._faults_load import Load, Refusal, content_sha256
 from bench.faults import answers_by_fault
 
@@ -32,3 +33,14 @@ def test_answers_are_grouped_by_fault_and_answer() -> None:
     ]
     assert rows[1]["median_ms"] == 2002.5 and rows[1]["max_ms"] == 4000.0
     assert rows[1]["messages"] == [down]
+
+
+def test_reconciliation_totals_are_read_from_the_metrics_text() -> None:
+    metrics = (
+        "# TYPE agentmem_orphaned_objects_pending gauge\n"
+        "agentmem_orphaned_objects_pending 2\n"
+        "# TYPE agentmem_orphaned_objects_removed_total counter\n"
+        "agentmem_orphaned_objects_removed_total 5\n"
+        "agentmem_access_log_pending 7\n"
+    )
+    assert orphan_totals(metrics) == {"pending": 2, "removed": 5}

@@ -16,7 +16,8 @@ from starlette.types import Message
 from strawberry.asgi import GraphQL
 
 from app.api.context import Services
-from app.api.http_view import GraphQLApp, single_operation
+from app.api.http_view import GraphQLApp
+from app.api.view_request import single_operation
 from app.settings import Settings
 
 JSON = b"application/json"
@@ -104,3 +105,23 @@ def test_the_direct_path_takes_only_single_json_operations() -> None:
     streaming = {"headers": [(b"content-type", JSON), (b"accept", b"multipart/mixed")]}
     assert single_operation(streaming, b'{"query": "{ __typename }"}') is None
     assert single_operation(scope, json.dumps({"query": "{ a }"}).encode()) == {"query": "{ a }"}
+
+
+def test_a_batch_body_is_parsed_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Review E4: the view parsed the body, then strawberry's view parsed it again."""
+    from app.api import http_view, request_body
+
+    parses: list[object] = []
+    decode = request_body._DECODER.decode
+
+    def counting(data: str, **options: Any) -> object:
+        parses.append(data)
+        return decode(data, **options)
+
+    monkeypatch.setattr(request_body._DECODER, "decode", counting)
+    batch = b'[{"query": "{ __typename }"}, {"query": "{ __typename }"}]'
+    status, _headers, body = _call(_app(), JSON, batch)
+    assert len(parses) == 1
+    refusal = {"message": "Batching is not enabled", "extensions": {"code": "BAD_REQUEST"}}
+    assert (status, json.loads(body)) == (400, {"errors": [refusal]})  # strawberry's answer
+    assert http_view.REPLAYED.get() is None  # nothing kept after the request

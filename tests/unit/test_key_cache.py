@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
 
 from app.domain.apikey_admin import expires_in
-from app.domain.apikeys import generate_secret
+from app.domain.apikeys import FoundKey, KeyStatus, check_expiry, generate_secret, key_status
 from app.domain.errors import ValidationFailed
 from app.key_cache import KeyResolver
 
@@ -26,6 +27,7 @@ class FakeGraph:
         self.reads += 1
         await asyncio.sleep(0.01)  # long enough for concurrent misses to overlap
         row = {"id": "k1", "client_id": "c1", "role": "agent", "agent_name": "brad"}
+        row["revoked"] = False  # FIND_KEY returns the flag; key_status decides
         return [row | {"expires_at": self.expires_at, "last_used_at": datetime.now(UTC)}]
 
     async def write(self, query: str, params: dict[str, Any]) -> list[dict[str, Any]]:
@@ -80,3 +82,54 @@ def test_expires_in_takes_units() -> None:
     for bad in ("0", "soon", "-5m", "1y"):
         with pytest.raises(ValidationFailed, match="expires-in"):
             expires_in(bad, now=now)
+
+
+class SlowTouchGraph(FakeGraph):
+    """A key never marked used, whose last_used_at write takes `write_s`."""
+
+    def __init__(self, write_s: float) -> None:
+        super().__init__(expires_at=None)
+        self.write_s = write_s
+        self.finished = 0
+
+    async def read(self, query: str, params: dict[str, Any]) -> list[dict[str, Any]]:
+        rows = await super().read(query, params)
+        return [rows[0] | {"last_used_at": None}]
+
+    async def write(self, query: str, params: dict[str, Any]) -> list[dict[str, Any]]:
+        self.writes += 1
+        await asyncio.sleep(self.write_s)
+        self.finished += 1
+        return []
+
+
+def test_close_waits_for_last_used_writes_within_its_bound() -> None:
+    async def scenario(graph: SlowTouchGraph, timeout_s: float) -> float:
+        resolver = KeyResolver(graph)  # type: ignore[arg-type]
+        assert await resolver.principal(generate_secret()) is not None
+        started = time.monotonic()
+        await resolver.close(timeout_s=timeout_s)
+        assert not resolver._touches  # nothing left running after the driver closes
+        return time.monotonic() - started
+
+    quick = SlowTouchGraph(write_s=0.05)
+    asyncio.run(scenario(quick, timeout_s=5))
+    assert (quick.writes, quick.finished) == (1, 1)  # awaited, not dropped
+    stuck = SlowTouchGraph(write_s=60)
+    assert asyncio.run(scenario(stuck, timeout_s=0.1)) < 5  # bounded: the write is cancelled
+    assert (stuck.writes, stuck.finished) == (1, 0)
+
+
+def test_one_statement_of_whether_a_key_authenticates() -> None:
+    now = datetime(2027, 1, 1, tzinfo=UTC)
+    later, earlier = now + timedelta(seconds=1), now - timedelta(seconds=1)
+    assert key_status(False, None, now) is KeyStatus.ACTIVE
+    assert key_status(False, later, now) is KeyStatus.ACTIVE
+    assert key_status(False, now, now) is KeyStatus.EXPIRED
+    assert key_status(True, later, now) is KeyStatus.REVOKED
+    assert key_status(None, None, now) is KeyStatus.REVOKED  # no flag: refused, as before
+    found = FoundKey(principal=None, expires_at=earlier, last_used_at=None)  # type: ignore[arg-type]
+    assert not found.authenticates(now)
+    with pytest.raises(ValidationFailed) as naive:
+        check_expiry(datetime(2027, 2, 1), now=now)
+    assert naive.value.details.get("field") == "expires_at"

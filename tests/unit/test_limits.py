@@ -112,3 +112,20 @@ def test_a_long_chain_of_fragments_is_measured_without_recursion() -> None:
     finally:
         sys.setrecursionlimit(limit)
     assert measured == Measure(depth=1, aliases=0, fields=2)
+
+
+def test_introspection_is_capped_per_operation_however_it_is_spelled() -> None:
+    """Second review E-2: 20 aliases of a full `__schema` (1,940 tokens) took 3.7 s and gave
+    9.4 MB. Aliases and fragment spreads count at each use; `__typename` is not introspection."""
+    full = "{ queryType { name } types { name fields { name } } }"
+    assert errors(f'{{ __schema {full} __type(name: "Viewer") {{ name }} __typename }}') == []
+    aliased = "query Many { " + " ".join(f"s{n}: __schema {full}" for n in range(20)) + " }"
+    assert errors(aliased) == [
+        "'Many' selects __schema or __type 20 times. Allowed: 2; ask for the schema once per "
+        "request"
+    ]
+    spread = "{ ...S ...S ...S } fragment S on Query { __schema { queryType { name } } }"
+    assert measure(spread).introspections == 3 and len(errors(spread)) == 1
+    standard = parse(get_introspection_query(descriptions=True, specified_by_url=True))
+    operation = standard.definitions[0]
+    assert DocumentMeasure(standard).selections(operation.selection_set).introspections == 1  # type: ignore[attr-defined]

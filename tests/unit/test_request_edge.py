@@ -5,17 +5,19 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 import re
 import time
 from typing import Any
 
 import pytest
-from starlette.types import Message, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.api.introspection import RateLimit, selects_only_introspection
+from app.api.introspection import introspection_document
+from app.api.rate_limit import RateLimit
 from app.api.request_body import MAX_NESTING, BadBody, nests_deeper, parse_json, request_json
 from app.api.text_input import InputRefused, check_json, check_text
-from app.middleware import BodyTimeout, LastResort
+from app.middleware import RequestEdge
 
 JSON_SCOPE: Scope = {"type": "http", "headers": [(b"content-type", b"application/json")]}
 
@@ -25,6 +27,47 @@ def test_json_nesting_is_measured_outside_strings() -> None:
     assert nests_deeper("[" * 4 + "]" * 4, 3)
     assert not nests_deeper(json.dumps({"a": "[[[[[[{{{{", "b": ['\\"[[[[']}), 3)
     assert nests_deeper('{"a": {"b": [{"c": 1}]}}', 3)
+
+
+def test_an_unterminated_string_is_measured_in_one_pass() -> None:
+    """Review E1: the string pattern restarted at every quote after an unterminated string
+    (4.2 s at 32 KB, quadratic). Brackets after such a string are inside it."""
+    assert not nests_deeper("[" * 3 + '"' + "[" * 10, 3)
+    assert nests_deeper("[" * 4 + '"' + "[" * 10, 3)
+    assert not nests_deeper('["a\\", "\\"' + "]" * 10 + "[" * 3, 3)
+    hostile = ["[" * 101 + '"' + '\\"' * 32_000, "[" * 101 + '"' + '\\"' * 32_000 + "\\"]
+    for text in hostile:  # 64 KB each
+        started = time.perf_counter()
+        with pytest.raises(BadBody, match=f"nests deeper than {MAX_NESTING}"):
+            parse_json(text.encode())
+        assert time.perf_counter() - started < 0.25  # one pass: ~2 ms; before: ~17 s
+
+
+def _depth(value: Any) -> int:
+    if isinstance(value, dict | list):
+        children = value.values() if isinstance(value, dict) else value
+        return 1 + max(map(_depth, children), default=0)
+    return 0
+
+
+def test_nesting_agrees_with_the_parsed_value_whatever_the_strings_hold() -> None:
+    rng = random.Random(11)
+    tricky = ['"', "\\", "[", "]", "{", "}", "\\u0022", "a", " "]
+
+    def value(depth: int) -> Any:
+        text = "".join(rng.choice(tricky) for _ in range(rng.randrange(6)))
+        if depth == 0 or rng.random() < 0.3:
+            return text
+        children = [value(depth - 1) for _ in range(rng.randrange(1, 4))]
+        return (
+            children if rng.random() < 0.5 else {text + str(n): c for n, c in enumerate(children)}
+        )
+
+    for _ in range(300):
+        sample = value(rng.randrange(8))
+        text = json.dumps(sample, ensure_ascii=rng.random() < 0.5)
+        for limit in (0, 2, 4):
+            assert nests_deeper(text, limit) == (_depth(sample) > limit), text
 
 
 @pytest.mark.parametrize(
@@ -83,10 +126,10 @@ def test_json_values_are_checked_in_keys_values_and_depth() -> None:
 
 
 def test_keyless_introspection_is_recognised_from_the_parsed_body() -> None:
-    assert selects_only_introspection({"query": "{ __schema { queryType { name } } }"})
-    assert not selects_only_introspection({"query": "{ __typename viewer { clientId } }"})
-    assert not selects_only_introspection([{"query": "{ __typename }"}])
-    assert not selects_only_introspection({"query": "{ __typename " + "a " * 2_000 + "}"})
+    assert introspection_document({"query": "{ __schema { queryType { name } } }"})
+    assert not introspection_document({"query": "{ __typename viewer { clientId } }"})
+    assert not introspection_document([{"query": "{ __typename }"}])
+    assert not introspection_document({"query": "{ __typename " + "a " * 2_000 + "}"})
 
 
 def test_rate_limit_allows_a_burst_then_one_per_interval(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -112,6 +155,12 @@ def _run(app: Any, receive: Receive) -> list[Message]:
     return sent
 
 
+def _edge(app: ASGIApp, *, body_timeout_s: float = 30.0, max_body_bytes: int = 1_000) -> ASGIApp:
+    return RequestEdge(
+        app, max_body_bytes=max_body_bytes, body_timeout_s=body_timeout_s, deadline_s=5.0
+    )
+
+
 def test_an_escaping_exception_is_answered_json_500(caplog: pytest.LogCaptureFixture) -> None:
     async def broken(scope: Scope, receive: Receive, send: Send) -> None:
         raise RuntimeError("secret detail")
@@ -119,7 +168,7 @@ def test_an_escaping_exception_is_answered_json_500(caplog: pytest.LogCaptureFix
     async def receive() -> Message:
         return {"type": "http.request", "body": b"", "more_body": False}
 
-    sent = _run(LastResort(broken), receive)
+    sent = _run(_edge(broken), receive)
     assert sent[0]["status"] == 500
     body = json.loads(sent[1]["body"])
     assert body["errors"][0]["extensions"] == {"code": "INTERNAL"}
@@ -142,7 +191,7 @@ def test_a_body_that_stalls_is_answered_408_and_closes_the_connection() -> None:
         raise AssertionError("the timeout should have fired")
 
     started = time.monotonic()
-    sent = _run(BodyTimeout(echo, seconds=0.2), slow_receive)
+    sent = _run(_edge(echo, body_timeout_s=0.2), slow_receive)
     assert time.monotonic() - started < 2
     assert sent[0]["status"] == 408 and (b"connection", b"close") in sent[0]["headers"]
     assert json.loads(sent[1]["body"])["errors"][0]["extensions"] == {"code": "REQUEST_TIMEOUT"}
@@ -150,15 +199,15 @@ def test_a_body_that_stalls_is_answered_408_and_closes_the_connection() -> None:
     async def prompt_receive() -> Message:
         return {"type": "http.request", "body": b"{}", "more_body": False}
 
-    assert _run(BodyTimeout(echo, seconds=0.2), prompt_receive)[1]["body"] == b"ok"
+    assert _run(_edge(echo, body_timeout_s=0.2), prompt_receive)[1]["body"] == b"ok"
 
 
 def test_graphiql_introspection_with_its_fragments_needs_no_key() -> None:
     from graphql import get_introspection_query
 
-    assert selects_only_introspection({"query": get_introspection_query(descriptions=True)})
+    assert introspection_document({"query": get_introspection_query(descriptions=True)})
     spread_at_root = "{ ...Q } fragment Q on Query { viewer { clientId } }"
-    assert not selects_only_introspection({"query": spread_at_root})
+    assert not introspection_document({"query": spread_at_root})
 
 
 def test_refused_input_is_answered_validation_naming_the_variable() -> None:
@@ -176,3 +225,55 @@ def test_refused_input_is_answered_validation_naming_the_variable() -> None:
     assert literal.errors is not None and literal.errors[0].extensions == {"code": "VALIDATION"}
     fine = asyncio.run(schema.execute(query, variable_values={"n": "Query"}))
     assert fine.data == {"__type": {"name": "Query"}}
+
+
+def test_refused_literals_name_their_argument_and_the_path_inside_it() -> None:
+    """Review E5: a literal's refusal names where it is, as a variable's does."""
+    from app.api.schema import build_schema
+    from app.settings import Settings
+
+    schema = build_schema(Settings.model_construct())
+    cases = {
+        '{ __type(name: "Query\\u0007") { name } }': "Argument 'name' has invalid value: ",
+        'query($n: String = "Q\\u0001") { __type(name: $n) { name } }': (
+            "Default value of variable '$n' has invalid value: "
+        ),
+        'mutation { startSession(input: {agent: "a\\u0002"}) { __typename } }': (
+            "Argument 'input' has invalid value at .agent: text holds a control character"
+        ),
+        'mutation { saveAgentState(agentName: "a", state: ' + "[" * 40 + "]" * 40 + ") { id } }": (
+            "Argument 'state' has invalid value: JSON value nests deeper than 32 levels"
+        ),
+    }
+    for query, says in cases.items():
+        result = asyncio.run(schema.execute(query))
+        assert result.errors is not None and len(result.errors) == 1, result.errors
+        error = result.errors[0]
+        assert error.message.startswith(says), error.message
+        assert error.extensions == {"code": "VALIDATION"} and error.locations
+
+
+@pytest.mark.parametrize(
+    "body", [b'{"a": 1e999}', b'{"v": [-1E+400]}', b'{"v": 1' + b"0" * 400 + b".5}"]
+)
+def test_numbers_too_large_for_a_float_are_refused_in_the_body(body: bytes) -> None:
+    """Second review E-5: `1e999` was read as infinity and stored, later answers were not JSON."""
+    with pytest.raises(BadBody, match="is too large; numbers must be finite"):
+        parse_json(body)
+    kept = parse_json(b'{"a": [1e308, -2.5e-999, "1e999", 12345678901234567890]}')
+    assert kept == {"a": [1e308, -0.0, "1e999", 12345678901234567890]}
+
+
+def test_json_inputs_refuse_numbers_that_are_not_finite_naming_the_argument() -> None:
+    from app.api.schema import build_schema
+    from app.settings import Settings
+
+    with pytest.raises(InputRefused, match="holds the number inf; send finite numbers"):
+        check_json({"a": [1.5, float("inf")]}, max_depth=3)
+    schema = build_schema(Settings.model_construct())
+    query = 'mutation { saveAgentState(agentName: "a", state: {a: [1, 1e999]}) { id } }'
+    result = asyncio.run(schema.execute(query))
+    assert result.errors is not None and len(result.errors) == 1
+    error = result.errors[0]
+    assert error.extensions == {"code": "VALIDATION"}
+    assert error.message.startswith("Argument 'state' has invalid value: JSON value holds the")

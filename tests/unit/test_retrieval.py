@@ -1,4 +1,4 @@
-"""The pure parts of retrieval: rank fusion, MMR, the search filter clause, the Lucene query."""
+"""The pure parts of retrieval: rank fusion, MMR, the search filter clause, the Lucene queries."""
 
 from __future__ import annotations
 
@@ -11,10 +11,12 @@ import pytest
 from app.retrieval.fusion import cosine, maximal_marginal_relevance, reciprocal_rank_fusion
 from app.retrieval.search_queries import (
     LIVE,
+    MAX_QUERY_WORDS,
     SearchFilters,
     filter_clause,
     has_filters,
-    lucene_query,
+    query_words,
+    word_lucene,
 )
 
 HOSTILE = "x' OR 1=1 }) DETACH DELETE n //"
@@ -121,46 +123,50 @@ def test_each_filter_adds_its_own_condition(name: str) -> None:
 LUCENE_SYNTAX = re.compile(r'[+\-!(){}\[\]^"~*?:\\/&|]')
 
 
-def _user_part(query: str, client_key: str) -> str:
-    prefix = f"+search_client:{client_key}^0 +search_text:("
-    assert query.startswith(prefix) and query.endswith(")")
+def _word_part(query: str, client_key: str) -> str:
+    """The quoted word of a per-word query (search_queries.word_lucene)."""
+    prefix = f'+search_client:{client_key} +search_text:"'
+    assert query.startswith(prefix) and query.endswith('"')
     return query[len(prefix) : -1]
 
 
-def test_lucene_query_keeps_only_words_inside_the_client() -> None:
+def _words_in_queries(text: str, client_key: str) -> list[str]:
+    return [
+        _word_part(word_lucene(word, client_key=client_key, record_types=()), client_key)
+        for word in query_words(text)
+    ]
+
+
+def test_word_queries_keep_only_words_inside_the_client() -> None:
     text = 'title:"water heater" OR price* -cheap +fast ~2 ^9 (a) AND NOT b\\c/d && e || f?'
-    query = lucene_query(text, client_key="abc123", record_types=())
-    assert query is not None
-    words = _user_part(query, "abc123")
-    assert not LUCENE_SYNTAX.search(words)
-    assert words.split() == [
-        "title", "water", "heater", "or", "price", "cheap", "fast", "2", "9", "a", "and",
-        "not", "b", "c", "d", "e", "f",
+    words = _words_in_queries(text, "abc123")
+    assert not any(LUCENE_SYNTAX.search(word) for word in words)
+    assert words == [
+        "title", "water", "heater", "price", "cheap", "fast", "2", "9", "b", "c", "d", "e", "f",
     ]  # fmt: skip
     # Lower case: Lucene's operators are AND, OR and NOT in capitals only.
-    assert not re.search(r"\b(AND|OR|NOT)\b", words)
+    assert not any(re.search(r"\b(AND|OR|NOT)\b", word) for word in words)
 
 
-def test_lucene_query_adds_types_without_scoring_and_caps_words() -> None:
-    query = lucene_query("one two", client_key="k", record_types=("Lesson", "PlanNode"))
-    assert query == "+search_client:k^0 +search_text:(one two) +record_type:(Lesson PlanNode)^0"
-    long = lucene_query(" ".join(f"w{i}" for i in range(100)), client_key="k", record_types=())
-    assert long is not None and len(_user_part(long, "k").split()) == 64
+def test_word_query_adds_types_and_words_are_capped() -> None:
+    query = word_lucene("one", client_key="k", record_types=("Lesson", "PlanNode"))
+    assert query == '+search_client:k +search_text:"one" +record_type:(Lesson PlanNode)'
+    many = query_words(" ".join(f"w{i}" for i in range(100)))
+    assert many == [f"w{i}" for i in range(MAX_QUERY_WORDS)]
 
 
 @pytest.mark.parametrize("text", ["", "   ", "+-:*?()", '"" ~ ^'])
-def test_lucene_query_without_words_is_none(text: str) -> None:
-    assert lucene_query(text, client_key="k", record_types=()) is None
+def test_text_without_words_asks_nothing(text: str) -> None:
+    assert query_words(text) == []
 
 
 def test_client_clause_cannot_be_widened_by_the_text() -> None:
-    query = lucene_query("x) OR search_client:*", client_key="mine", record_types=())
-    assert query is not None
-    assert query.count("search_client") == 1 and query.startswith("+search_client:mine^0 ")
-    assert _user_part(query, "mine").split() == ["x", "or", "search", "client"]
+    for word in query_words("x) OR search_client:*"):
+        query = word_lucene(word, client_key="mine", record_types=())
+        assert query.count("search_client") == 1 and query.startswith("+search_client:mine ")
+    assert _words_in_queries("x) OR search_client:*", "mine") == ["x", "search", "client"]
 
 
-def test_lucene_query_keeps_words_of_any_script() -> None:
-    query = lucene_query("Café in Zürich: москва 東京 a_b", client_key="k", record_types=())
-    assert query is not None
-    assert _user_part(query, "k").split() == ["café", "in", "zürich", "москва", "東京", "a", "b"]
+def test_word_queries_keep_words_of_any_script() -> None:
+    words = _words_in_queries("Café in Zürich: москва 東京 a_b", "k")
+    assert words == ["café", "zürich", "москва", "東京", "b"]

@@ -1,17 +1,22 @@
-"""BM25 from a client's own statistics (app/retrieval/bm25.py) and the per-client figures' cache."""
+"""BM25 from a client's own statistics (app/retrieval/bm25.py), its bounded cost, the query's
+words and the per-client figures' cache (single flight, stale while one refresh runs)."""
 
 from __future__ import annotations
 
 import asyncio
 import math
 import re
+import time
 from collections import Counter
 from typing import Any, cast
 
 import pytest
 
+from app.domain.errors import Unavailable
 from app.graph.executor import GraphExecutor
+from app.request_deadline import request_deadline
 from app.retrieval.bm25 import (
+    TF_TEXT_CHARS,
     Candidate,
     ClientStats,
     WordStats,
@@ -23,13 +28,9 @@ from app.retrieval.bm25 import (
     term_frequency,
     word_counts,
 )
-from app.retrieval.client_stats import ClientStatsCache
-from app.retrieval.keyword import (
-    KEYWORD_POOL_MAX,
-    MIN_CANDIDATES,
-    candidate_depth,
-    word_lucene,
-)
+from app.retrieval.client_stats import RETRY_S, ClientStatsCache
+from app.retrieval.keyword import MAX_CANDIDATES, MIN_CANDIDATES, candidate_depth
+from app.retrieval.search_queries import MAX_QUERY_WORDS, query_words, word_lucene
 
 CLIENT = ClientStats(docs=100, mean_length=20.0)
 
@@ -118,41 +119,171 @@ def test_an_empty_client_mean_does_not_divide_by_zero() -> None:
 def test_candidate_depth_and_word_query() -> None:
     assert candidate_depth(10) == MIN_CANDIDATES
     assert candidate_depth(100) == 400
-    assert candidate_depth(10**6) == KEYWORD_POOL_MAX
-    assert word_lucene("k1", "東京") == '+search_client:k1 +search_text:"東京"'
+    assert candidate_depth(10**6) == MAX_CANDIDATES
+    assert word_lucene("東京", client_key="k1", record_types=()) == (
+        '+search_client:k1 +search_text:"東京"'
+    )
+
+
+def test_query_words_leave_out_what_the_index_cannot_hold_and_stop_at_the_cap() -> None:
+    # "not" and "no" are content words but stop words of the index's analyser: a clause of one
+    # of them alone matched every record of the client.
+    assert query_words("Did she say no, or not a dog? Dogs!") == ["say", "dog", "dogs"]
+    assert query_words("not no") == []
+    many = " ".join(f"w{i} w{i % 3}" for i in range(100))
+    kept = query_words(many)
+    assert set(kept) == {f"w{i}" for i in range(MAX_QUERY_WORDS)}
+    assert kept.count("w1") > 1  # a repeated word still counts again
+
+
+def test_a_word_is_counted_in_the_first_characters_only() -> None:
+    spotted = spotter(["dog"])
+    text = "dog " * (TF_TEXT_CHARS // 4) + "dog " * 1000
+    assert word_counts(text, spotted)["dog"] == TF_TEXT_CHARS // 4
+
+
+def _rank_seconds(texts: list[str], words: list[str]) -> float:
+    stats = {word: WordStats(len(texts), None) for word in words}
+    candidates = [Candidate(str(n), text, len(text)) for n, text in enumerate(texts)]
+    started = time.perf_counter()
+    ranked = rank(candidates, words, stats, ClientStats(len(texts), 32_000.0))
+    assert len(ranked) == len(texts) and ranked[0][1] > 0
+    return time.perf_counter() - started
+
+
+def test_rescoring_long_records_costs_what_their_first_characters_cost() -> None:
+    """Issue 11 review S-1: a regex of 64 words over 32,000-character candidates cost 7 ms each
+    (seconds per search, on the event loop). Now a candidate costs what TF_TEXT_CHARS cost."""
+    words = query_words(" ".join(f"term{i}" for i in range(64)))
+    body = " ".join(f"term{i % 80} filler{i}" for i in range(4_000))[:32_000]
+    long_texts = [f"{n} {body}" for n in range(200)]
+    short_texts = [text[:TF_TEXT_CHARS] for text in long_texts]
+    short = min(_rank_seconds(short_texts, words) for _ in range(3))
+    long = min(_rank_seconds(long_texts, words) for _ in range(3))
+    assert long < 3 * short + 0.02, (long, short)
 
 
 class FakeGraph:
-    """Answers the statistics query with the next figures and counts the reads."""
+    """Answers the statistics query with the next figures (after `delay_s`, or when `gate` is
+    set) and counts the reads; background() is itself, as a real executor's is a copy."""
 
-    def __init__(self) -> None:
+    timeout_s: float | None = None
+
+    def __init__(self, delay_s: float = 0.0, gate: asyncio.Event | None = None) -> None:
         self.reads: list[dict[str, Any]] = []
+        self.delay_s = delay_s
+        self.gate = gate
+        self.fail = False
+
+    def background(self) -> FakeGraph:
+        return self
+
+    def unavailable(self, error: BaseException) -> Unavailable:
+        return Unavailable(f"unavailable: {error!r}", retry_after_s=1)
 
     async def read(self, query: str, params: dict[str, Any]) -> list[dict[str, Any]]:
         self.reads.append(params)
-        return [{"docs": len(self.reads), "mean_length": 10.0}]
+        count = len(self.reads)
+        if self.gate is not None:
+            await self.gate.wait()
+        await asyncio.sleep(self.delay_s)
+        if self.fail:
+            raise ConnectionError("gone")
+        return [{"docs": count, "mean_length": 10.0}]
 
 
-def test_client_stats_are_cached_per_client_until_they_expire() -> None:
+def _executor(graph: FakeGraph) -> GraphExecutor:
+    return cast(GraphExecutor, graph)
+
+
+def test_client_stats_are_cached_per_client_and_types_and_refreshed_once_stale() -> None:
     now = [0.0]
-    cache = ClientStatsCache(ttl_s=30, max_clients=2, clock=lambda: now[0])
+    cache = ClientStatsCache(ttl_s=30, max_clients=10, clock=lambda: now[0])
     graph = FakeGraph()
 
-    def get(client: str) -> int:
-        return asyncio.run(cache.get(cast(GraphExecutor, graph), client)).docs
+    async def scenario() -> None:
+        async def get(client: str, *types: str) -> int:
+            return (await cache.get(_executor(graph), client, types)).docs
 
-    assert get("a") == 1 and get("a") == 1
-    assert get("b") == 2
-    now[0] = 31.0
-    assert get("a") == 3
-    assert [read["client_id"] for read in graph.reads] == ["a", "b", "a"]
+        assert await get("a") == 1 and await get("a") == 1
+        assert await get("b") == 2
+        assert await get("a", "Lesson") == 3 and await get("a", "Lesson") == 3
+        now[0] = 31.0
+        assert await get("a") == 1  # stale, served at once while one refresh runs
+        assert await get("a") == 1
+        await asyncio.sleep(0.01)
+        assert await get("a") == 4
+        assert [(r["client_id"], r["record_types"]) for r in graph.reads] == [
+            ("a", []), ("b", []), ("a", ["Lesson"]), ("a", [])
+        ]  # fmt: skip
+
+    asyncio.run(scenario())
 
 
 def test_client_stats_cache_stays_bounded() -> None:
     cache = ClientStatsCache(ttl_s=30, max_clients=2, clock=lambda: 0.0)
     graph = FakeGraph()
-    for client in ("a", "b", "c"):
-        asyncio.run(cache.get(cast(GraphExecutor, graph), client))
-    asyncio.run(cache.get(cast(GraphExecutor, graph), "c"))
-    asyncio.run(cache.get(cast(GraphExecutor, graph), "a"))  # evicted first: read again
+
+    async def scenario() -> None:
+        for client in ("a", "b", "c", "c", "a"):  # "a" was evicted first: read again
+            await cache.get(_executor(graph), client)
+
+    asyncio.run(scenario())
     assert [read["client_id"] for read in graph.reads] == ["a", "b", "c", "a"]
+
+
+def test_concurrent_searches_share_one_read_of_the_statistics() -> None:
+    """Review S-3: every concurrent search of a client ran the full count when the entry
+    expired (or was missing)."""
+    now = [0.0]
+    cache = ClientStatsCache(ttl_s=30, clock=lambda: now[0])
+    graph = FakeGraph(delay_s=0.05)
+
+    async def scenario() -> None:
+        first = await asyncio.gather(*(cache.get(_executor(graph), "a") for _ in range(20)))
+        assert {stats.docs for stats in first} == {1} and len(graph.reads) == 1
+        now[0] = 31.0
+        stale = await asyncio.gather(*(cache.get(_executor(graph), "a") for _ in range(20)))
+        assert {stats.docs for stats in stale} == {1}
+        await asyncio.sleep(0.1)
+        assert len(graph.reads) == 2 and (await cache.get(_executor(graph), "a")).docs == 2
+
+    asyncio.run(scenario())
+
+
+def test_a_refresh_is_not_ended_by_the_request_deadline() -> None:
+    """A refresh slower than a request's deadline completes in the background; the first read
+    answers Unavailable at the deadline and the next search gets the figures."""
+    cache = ClientStatsCache(ttl_s=30, clock=lambda: 0.0)
+    gate = asyncio.Event()
+    graph = FakeGraph(gate=gate)
+
+    async def scenario() -> None:
+        with request_deadline(0.05), pytest.raises(Unavailable):
+            await cache.get(_executor(graph), "a")
+        gate.set()
+        await asyncio.sleep(0.01)
+        with request_deadline(0.05):
+            assert (await cache.get(_executor(graph), "a")).docs == 1
+        assert len(graph.reads) == 1
+
+    asyncio.run(scenario())
+
+
+def test_a_failed_refresh_keeps_the_old_figures_and_tries_again_later() -> None:
+    now = [0.0]
+    cache = ClientStatsCache(ttl_s=30, clock=lambda: now[0])
+    graph = FakeGraph()
+
+    async def scenario() -> None:
+        assert (await cache.get(_executor(graph), "a")).docs == 1
+        now[0], graph.fail = 31.0, True
+        assert (await cache.get(_executor(graph), "a")).docs == 1
+        await asyncio.sleep(0.01)
+        assert (await cache.get(_executor(graph), "a")).docs == 1 and len(graph.reads) == 2
+        now[0], graph.fail = 31.0 + RETRY_S, False
+        assert (await cache.get(_executor(graph), "a")).docs == 1
+        await asyncio.sleep(0.01)
+        assert (await cache.get(_executor(graph), "a")).docs == 3
+
+    asyncio.run(scenario())

@@ -61,3 +61,8 @@ def test_bad_values_fail_at_start_up(
 def test_secrets_do_not_print() -> None:
     settings = Settings.model_construct()
     assert "agentmem-local" not in repr(settings)
+
+
+def test_the_request_read_budget_must_hold_the_largest_stored_object() -> None:
+    with pytest.raises(ValidationError, match="request_read_max_bytes"):
+        Settings(request_read_max_bytes=2 * 1024 * 1024, memory_max_content_bytes=4 * 1024 * 1024)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from typing import Any
 
 import strawberry
 from strawberry.scalars import JSON
@@ -12,12 +13,13 @@ from strawberry.scalars import JSON
 from app.api.agent_memory.inputs import CompleteCycleInput, RecordCycleInput
 from app.api.agent_memory.resume import resume_row
 from app.api.context import Info
-from app.api.idempotent import IdempotencyKey, once
+from app.api.idempotent import IdempotencyKey, create_once, idempotent
 from app.api.reads import load_written
 from app.api.types.agent_memory import AgentCycle
 from app.api.types.agents import Agent
 from app.domain import agent_cycles, agent_state
 from app.domain.agents import agent_name_for
+from app.graph.executor import GraphExecutor
 
 
 @strawberry.type(
@@ -38,23 +40,21 @@ class CycleMutations:
         description="Record a cycle's action proposal (status PROPOSED), numbered after the "
         "agent's last cycle, linked (PRODUCED) to memory records it produced."
     )
+    @idempotent
     async def record_cycle(
         self, info: Info, input: RecordCycleInput, idempotency_key: IdempotencyKey = None
     ) -> AgentCycle:
-        fields = dataclasses.asdict(input)
-        record = await once(
-            info,
-            "recordCycle",
-            idempotency_key,
-            {"input": input},
-            lambda graph: agent_cycles.record_cycle(
+        async def create(graph: GraphExecutor) -> dict[str, Any]:
+            fields = dataclasses.asdict(input)  # anew on every run: it may be retried
+            return await agent_cycles.record_cycle(
                 graph,
                 principal=info.context.caller(),
                 agent_name=fields.pop("agent_name"),
                 memory_ids=fields.pop("memory_ids"),
                 fields=fields,
-            ),
-        )
+            )
+
+        record = await create_once(info, create)
         return await load_written(info, "AgentCycle", record)  # type: ignore[no-any-return]
 
     @strawberry.mutation(
@@ -79,6 +79,7 @@ class CycleMutations:
         "one. With expectedVersion (0: none saved yet) the save is refused with CONFLICT when "
         "another save came first."
     )
+    @idempotent
     async def save_agent_state(
         self,
         info: Info,
@@ -87,11 +88,8 @@ class CycleMutations:
         expected_version: int | None = None,
         idempotency_key: IdempotencyKey = None,
     ) -> Agent:
-        record = await once(
+        record = await create_once(
             info,
-            "saveAgentState",
-            idempotency_key,
-            {"state": state, "agent_name": agent_name, "expected_version": expected_version},
             lambda graph: agent_state.save_agent_state(
                 graph,
                 principal=info.context.caller(),

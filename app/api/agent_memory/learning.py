@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 import strawberry
 
 from app.api.agent_memory import outputs as o
 from app.api.agent_memory.inputs import FeedbackInput
 from app.api.context import Info
-from app.api.idempotent import IdempotencyKey, once
+from app.api.idempotent import IdempotencyKey, create_once, idempotent
 from app.api.types.agent_memory import AgentPerformance, FeedbackEvent
 from app.api.types.connection import Connection, connection
 from app.domain import agent_learning, learning_rules
+from app.graph.executor import GraphExecutor
 
 
 @strawberry.type
@@ -22,22 +24,20 @@ class LearningMutations:
         "counters for its task type (tasks, successes, ratings, per-pattern stats); "
         "concurrent feedback never loses an update."
     )
+    @idempotent
     async def learn_from_feedback(
         self, info: Info, input: FeedbackInput, idempotency_key: IdempotencyKey = None
     ) -> o.FeedbackLearned:
-        fields = dataclasses.asdict(input)
-        learned = await once(
-            info,
-            "learnFromFeedback",
-            idempotency_key,
-            {"input": input},
-            lambda graph: agent_learning.learn_from_feedback(
+        async def create(graph: GraphExecutor) -> dict[str, Any]:
+            fields = dataclasses.asdict(input)  # anew on every run: it may be retried
+            return await agent_learning.learn_from_feedback(
                 graph,
                 principal=info.context.caller(),
                 agent_name=fields.pop("agent_name"),
                 fields=fields,
-            ),
-        )
+            )
+
+        learned = await create_once(info, create)
         performance = learned["performance"]
         patterns = learning_rules.agent_patterns(
             [performance],

@@ -4,16 +4,18 @@ app/domain/memory_subjects."""
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 import strawberry
 
 from app.api.agent_memory import outputs as o
 from app.api.agent_memory.inputs import RelationshipInput, SubjectInput, TouchInput
 from app.api.context import Info
-from app.api.idempotent import IdempotencyKey, once
+from app.api.idempotent import IdempotencyKey, create_once, idempotent
 from app.api.reads import load_written
 from app.api.types.agent_memory import MemorySubject
 from app.domain import memory_subjects
+from app.graph.executor import GraphExecutor
 
 
 @strawberry.type
@@ -47,24 +49,22 @@ class SubjectMutations:
         description="Record a contact: add its sessions, interactions and minutes to the "
         "relationship's counters and move lastContact forward, atomically."
     )
+    @idempotent
     async def touch_relationship(
         self, info: Info, input: TouchInput, idempotency_key: IdempotencyKey = None
     ) -> o.RelationshipContext:
-        fields = dataclasses.asdict(input)
-        record = await once(
-            info,
-            "touchRelationship",
-            idempotency_key,
-            {"input": input},
-            lambda graph: memory_subjects.touch_relationship(
+        async def create(graph: GraphExecutor) -> dict[str, Any]:
+            fields = dataclasses.asdict(input)  # anew on every run: it may be retried
+            return await memory_subjects.touch_relationship(
                 graph,
                 principal=info.context.caller(),
                 subject=fields.pop("subject"),
                 agent_name=fields.pop("agent_name"),
                 at=fields.pop("at"),
                 fields=fields,
-            ),
-        )
+            )
+
+        record = await create_once(info, create)
         return o.relationship_context(record)
 
 

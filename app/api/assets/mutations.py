@@ -4,6 +4,7 @@ publishing.py. Resolvers are thin: the domain validates, writes and raises typed
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 import strawberry
 from strawberry.tools import merge_types
@@ -12,25 +13,24 @@ from app.api.assets import inputs as i
 from app.api.assets import outputs as o
 from app.api.assets.publishing import PublishingMutations
 from app.api.context import Info
-from app.api.idempotent import IdempotencyKey, once
+from app.api.idempotent import IdempotencyKey, create_once, idempotent
 from app.api.inputs import given_fields
 from app.api.reads import load_written, load_written_at
 from app.api.types.assets import ApprovalRecord, Asset, AssetVariant, PromptArtifact
 from app.domain import approvals, assets, prompts, variants
+from app.graph.executor import GraphExecutor
 from app.model.enums import AssetStatus, VariantStatus
 
 
 @strawberry.type
 class AssetGraphMutations:
     @strawberry.mutation(description="Create a draft asset, optionally from a blueprint plan node.")
+    @idempotent
     async def create_asset(
         self, info: Info, input: i.CreateAssetInput, idempotency_key: IdempotencyKey = None
     ) -> Asset:
-        record = await once(
+        record = await create_once(
             info,
-            "createAsset",
-            idempotency_key,
-            {"input": input},
             lambda graph: assets.create_asset(
                 graph,
                 info.context.services.artifacts,
@@ -103,47 +103,43 @@ class AssetGraphMutations:
         return await load_written(info, "AssetVariant", record)  # type: ignore[no-any-return]
 
     @strawberry.mutation(description="Record a prompt (text stored in object storage); immutable.")
+    @idempotent
     async def create_prompt_artifact(
         self, info: Info, input: i.CreatePromptArtifactInput, idempotency_key: IdempotencyKey = None
     ) -> PromptArtifact:
-        fields = dataclasses.asdict(input)
-        text = fields.pop("prompt_text")
-        record = await once(
-            info,
-            "createPromptArtifact",
-            idempotency_key,
-            {"input": input},
-            lambda graph: prompts.create_prompt(
+        async def create(graph: GraphExecutor) -> dict[str, Any]:
+            fields = dataclasses.asdict(input)  # anew on every run: it may be retried
+            return await prompts.create_prompt(
                 graph,
                 info.context.services.artifacts,
                 principal=info.context.caller(),
+                prompt_text=fields.pop("prompt_text"),
                 fields=fields,
-                prompt_text=text,
-            ),
-        )
+            )
+
+        record = await create_once(info, create)
         return await load_written(info, "PromptArtifact", record)  # type: ignore[no-any-return]
 
     @strawberry.mutation(description="Ask for an approval of one asset or one variant (pending).")
+    @idempotent
     async def create_approval_record(
         self, info: Info, input: i.CreateApprovalRecordInput, idempotency_key: IdempotencyKey = None
     ) -> ApprovalRecord:
-        fields = dataclasses.asdict(input)
-        evidence = i.upload_bytes(fields.pop("content_base64"))
-        content_type = fields.pop("content_type")
-        record = await once(
-            info,
-            "createApprovalRecord",
-            idempotency_key,
-            {"input": input},
-            lambda graph: approvals.create_approval(
+        evidence = i.upload_bytes(input.content_base64)
+
+        async def create(graph: GraphExecutor) -> dict[str, Any]:
+            fields = dataclasses.asdict(input)  # anew on every run: it may be retried
+            del fields["content_base64"]
+            return await approvals.create_approval(
                 graph,
                 info.context.services.artifacts,
                 principal=info.context.caller(),
-                fields=fields,
                 evidence=evidence,
-                content_type=content_type,
-            ),
-        )
+                content_type=fields.pop("content_type"),
+                fields=fields,
+            )
+
+        record = await create_once(info, create)
         return await load_written(info, "ApprovalRecord", record)  # type: ignore[no-any-return]
 
     @strawberry.mutation(description="Approve or reject a pending approval (reviewer or admin).")

@@ -8,7 +8,7 @@ import strawberry
 
 from app.api.assets import inputs as i
 from app.api.context import Info
-from app.api.idempotent import IdempotencyKey, once
+from app.api.idempotent import IdempotencyKey, create_once, idempotent
 from app.api.inputs import given_fields
 from app.api.reads import load_written
 from app.api.types.publishing import EvidenceArtifact, PublishPackage, PublishRun
@@ -19,14 +19,12 @@ from app.model.enums import PackageStatus
 @strawberry.type
 class PublishingMutations:
     @strawberry.mutation(description="Bundle variants of the client for a plan (status queued).")
+    @idempotent
     async def create_publish_package(
         self, info: Info, input: i.CreatePublishPackageInput, idempotency_key: IdempotencyKey = None
     ) -> PublishPackage:
-        record = await once(
+        record = await create_once(
             info,
-            "createPublishPackage",
-            idempotency_key,
-            {"input": input},
             lambda graph: publishing.create_package(
                 graph, principal=info.context.caller(), fields=dataclasses.asdict(input)
             ),
@@ -58,14 +56,12 @@ class PublishingMutations:
         return await load_written(info, "PublishPackage", record)  # type: ignore[no-any-return]
 
     @strawberry.mutation(description="Start a run of a publishing package on one platform.")
+    @idempotent
     async def start_publish_run(
         self, info: Info, input: i.StartPublishRunInput, idempotency_key: IdempotencyKey = None
     ) -> PublishRun:
-        record = await once(
+        record = await create_once(
             info,
-            "startPublishRun",
-            idempotency_key,
-            {"input": input},
             lambda graph: publish_runs.start_run(
                 graph,
                 principal=info.context.caller(),
@@ -90,15 +86,13 @@ class PublishingMutations:
         return await load_written(info, "PublishRun", record)  # type: ignore[no-any-return]
 
     @strawberry.mutation(description="Attach evidence (screenshot, log, ...) to a publish run.")
+    @idempotent
     async def add_publish_evidence(
         self, info: Info, input: i.AddPublishEvidenceInput, idempotency_key: IdempotencyKey = None
     ) -> EvidenceArtifact:
         data = i.upload_bytes(input.content_base64)
-        record = await once(
+        record = await create_once(
             info,
-            "addPublishEvidence",
-            idempotency_key,
-            {"input": input},
             lambda graph: publish_runs.add_evidence(
                 graph,
                 info.context.services.artifacts,

@@ -10,7 +10,7 @@ import strawberry
 from app.api.context import Info
 from app.api.conversations import inputs as i
 from app.api.conversations import outputs as o
-from app.api.idempotent import IdempotencyKey, once
+from app.api.idempotent import IdempotencyKey, create_once, idempotent
 from app.api.inputs import given_fields
 from app.api.reads import load_written, load_written_at
 from app.api.types.conversations import ConversationEvent, ConversationThread
@@ -139,6 +139,7 @@ class ConversationMutations:
         "leaves the summary queue. eventsCovered defaults to all events; openQuestions, when "
         "given, replaces the thread's. The long summary goes to object storage."
     )
+    @idempotent
     async def write_thread_summary(
         self,
         info: Info,
@@ -149,17 +150,8 @@ class ConversationMutations:
         events_covered: int | None = None,
         idempotency_key: IdempotencyKey = None,
     ) -> o.ThreadSummaryPayload:
-        written = await once(
+        written = await create_once(
             info,
-            "writeThreadSummary",
-            idempotency_key,
-            {
-                "thread_id": thread_id,
-                "summary_short": summary_short,
-                "summary_long": summary_long,
-                "open_questions": open_questions,
-                "events_covered": events_covered,
-            },
             lambda graph: conversation_summaries.write_summary(
                 graph,
                 info.context.services.artifacts,
@@ -178,14 +170,12 @@ class ConversationMutations:
         description="Summarize the thread's last 200 events with the built-in extractive "
         "summarizer (no LLM) and store it as a version with method 'extractive'."
     )
+    @idempotent
     async def summarize_thread(
         self, info: Info, thread_id: strawberry.ID, idempotency_key: IdempotencyKey = None
     ) -> o.ThreadSummaryPayload:
-        written = await once(
+        written = await create_once(
             info,
-            "summarizeThread",
-            idempotency_key,
-            {"thread_id": thread_id},
             lambda graph: conversation_summaries.summarize_thread(
                 graph,
                 info.context.services.artifacts,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 import strawberry
 from strawberry.scalars import JSON
@@ -14,10 +15,11 @@ from app.api.episodes.inputs import (
     EpisodeLinkInput,
     StartEpisodeInput,
 )
-from app.api.idempotent import IdempotencyKey, once
+from app.api.idempotent import IdempotencyKey, create_once, idempotent
 from app.api.reads import load_written
 from app.api.types.agents import Agent, AgentEpisode
 from app.domain import agents, episodes
+from app.graph.executor import GraphExecutor
 
 
 @strawberry.type
@@ -34,23 +36,21 @@ class EpisodeMutations:
         return await load_written(info, "Agent", record)  # type: ignore[no-any-return]
 
     @strawberry.mutation(description="Start a RUNNING episode of an agent (created on first use).")
+    @idempotent
     async def start_episode(
         self, info: Info, input: StartEpisodeInput, idempotency_key: IdempotencyKey = None
     ) -> AgentEpisode:
-        fields = dataclasses.asdict(input)
-        record = await once(
-            info,
-            "startEpisode",
-            idempotency_key,
-            {"input": input},
-            lambda graph: episodes.start_episode(
+        async def create(graph: GraphExecutor) -> dict[str, Any]:
+            fields = dataclasses.asdict(input)  # anew on every run: it may be retried
+            return await episodes.start_episode(
                 graph,
                 principal=info.context.caller(),
                 agent_name=fields.pop("agent_name"),
                 parent_episode_id=fields.pop("parent_episode_id"),
                 fields=fields,
-            ),
-        )
+            )
+
+        record = await create_once(info, create)
         return await load_written(info, "AgentEpisode", record)  # type: ignore[no-any-return]
 
     @strawberry.mutation(
@@ -74,6 +74,7 @@ class EpisodeMutations:
         return await load_written(info, "AgentEpisode", record)  # type: ignore[no-any-return]
 
     @strawberry.mutation(description="Append tool calls (JSON objects) to a running episode's log.")
+    @idempotent
     async def append_tool_calls(
         self,
         info: Info,
@@ -82,11 +83,8 @@ class EpisodeMutations:
         idempotency_key: IdempotencyKey = None,
     ) -> AgentEpisode:
         settings = info.context.services.settings
-        record = await once(
+        record = await create_once(
             info,
-            "appendToolCalls",
-            idempotency_key,
-            {"id": id, "entries": entries},
             lambda graph: episodes.append_tool_calls(
                 graph,
                 info.context.services.artifacts,

@@ -3,19 +3,15 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from enum import Enum
 from typing import Any
 
 import strawberry
 
+from app.domain.apikeys import KeyStatus, key_status
 from app.model.enums import Role
 
-
-@strawberry.enum(description="Whether a key authenticates now.")
-class ApiKeyStatus(Enum):
-    ACTIVE = "active"
-    EXPIRED = "expired"
-    REVOKED = "revoked"
+# The domain's statuses, as the GraphQL enum ApiKeyStatus.
+strawberry.enum(KeyStatus, name="ApiKeyStatus", description="Whether a key authenticates now.")
 
 
 @strawberry.type(description="An API key of the caller's client (its secret is never shown).")
@@ -26,7 +22,7 @@ class ApiKey:
     agent_name: str | None = strawberry.field(
         description="The agent an agent key acts as (and only it)."
     )
-    status: ApiKeyStatus
+    status: KeyStatus
     created_at: datetime
     expires_at: datetime | None
     revoked_at: datetime | None
@@ -40,17 +36,12 @@ class ApiKey:
     @classmethod
     def from_row(cls, row: dict[str, Any]) -> ApiKey:
         expires_at = row.get("expires_at")
-        status = ApiKeyStatus.ACTIVE
-        if row.get("revoked"):
-            status = ApiKeyStatus.REVOKED
-        elif expires_at is not None and expires_at <= datetime.now(UTC):
-            status = ApiKeyStatus.EXPIRED
         return cls(
             id=strawberry.ID(row["id"]),
             prefix=row["prefix"],
             role=Role(row["role"]),
             agent_name=row.get("agent_name"),
-            status=status,
+            status=key_status(row.get("revoked"), expires_at, datetime.now(UTC)),
             created_at=row["created_at"],
             expires_at=expires_at,
             revoked_at=row.get("revoked_at"),

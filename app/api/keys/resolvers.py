@@ -96,7 +96,9 @@ class ApiKeyMutations:
 
     @strawberry.mutation(
         description="Replace a key's secret (admins): a new key with the same role and agent "
-        f"(rotatedFrom names the old one), the old key revoked at once. {EXPIRY}"
+        "(rotatedFrom names the old one), the old key revoked at once. expiresAt, or "
+        "expiresInSeconds from now (at most one); none keeps the old key's expiry (an expired "
+        "key's replacement needs one)."
     )
     async def rotate_api_key(
         self,

@@ -9,7 +9,7 @@ from typing import Annotated
 import strawberry
 
 from app.api.context import Info
-from app.api.idempotent import IdempotencyKey, once
+from app.api.idempotent import IdempotencyKey, create_once, idempotent
 from app.api.lessons.inputs import CreateLessonInput, policy
 from app.api.reads import load_written
 from app.api.types.lessons import ClientSnapshot, Lesson
@@ -25,14 +25,12 @@ class RetiredLessons:
 @strawberry.type
 class LessonMutations:
     @strawberry.mutation(description="Record a lesson with its evidence (metrics, episodes).")
+    @idempotent
     async def create_lesson(
         self, info: Info, input: CreateLessonInput, idempotency_key: IdempotencyKey = None
     ) -> Lesson:
-        record = await once(
+        record = await create_once(
             info,
-            "createLesson",
-            idempotency_key,
-            {"input": input},
             lambda graph: lessons.create_lesson(
                 graph,
                 principal=info.context.caller(),
@@ -67,6 +65,7 @@ class LessonMutations:
         description="Replace a lesson by a contradicting one: the new lesson SUPERSEDES and "
         "CONTRADICTS the old one, which is kept with validTo = now and supersededBy set."
     )
+    @idempotent
     async def supersede_lesson(
         self,
         info: Info,
@@ -75,11 +74,8 @@ class LessonMutations:
         note: str | None = None,
         idempotency_key: IdempotencyKey = None,
     ) -> Lesson:
-        record = await once(
+        record = await create_once(
             info,
-            "supersedeLesson",
-            idempotency_key,
-            {"old_id": old_id, "new_lesson": new_lesson, "note": note},
             lambda graph: lessons.supersede_lesson(
                 graph,
                 principal=info.context.caller(),
@@ -105,6 +101,7 @@ class LessonMutations:
         description="Snapshot a time window: top assets by metrics, top lessons by effective "
         "confidence, risks, and strategy notes (Markdown in object storage)."
     )
+    @idempotent
     async def generate_client_snapshot(
         self,
         info: Info,
@@ -113,11 +110,8 @@ class LessonMutations:
         top: int = 10,
         idempotency_key: IdempotencyKey = None,
     ) -> ClientSnapshot:
-        record = await once(
+        record = await create_once(
             info,
-            "generateClientSnapshot",
-            idempotency_key,
-            {"from_": from_, "to": to, "top": top},
             lambda graph: client_snapshots.generate_client_snapshot(
                 graph,
                 info.context.services.artifacts,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import strawberry
 
 from app.api.context import Info
-from app.api.idempotent import IdempotencyKey, once
+from app.api.idempotent import IdempotencyKey, create_once, idempotent
 from app.api.links.outputs import MemoryLink, memory_link
 from app.domain import memory_links
 from app.model.enums import MemoryRelation
@@ -18,6 +18,7 @@ class LinkMutations:
         "(from -[RELATION]-> to). NOT_FOUND for an id of another client; CONFLICT if the same "
         "link exists."
     )
+    @idempotent
     async def link_records(
         self,
         info: Info,
@@ -27,11 +28,8 @@ class LinkMutations:
         note: str | None = None,
         idempotency_key: IdempotencyKey = None,
     ) -> MemoryLink:
-        link = await once(
+        link = await create_once(
             info,
-            "linkRecords",
-            idempotency_key,
-            {"from_id": from_id, "to_id": to_id, "relation": relation, "note": note},
             lambda graph: memory_links.link_records(
                 graph,
                 principal=info.context.caller(),

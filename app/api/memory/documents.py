@@ -9,7 +9,7 @@ import strawberry
 from strawberry.scalars import JSON
 
 from app.api.context import Info
-from app.api.idempotent import IdempotencyKey, once
+from app.api.idempotent import IdempotencyKey, create_once, idempotent
 from app.api.memory import outputs as o
 from app.api.memory.inputs import ProcedureInput, policy
 from app.api.memory.nodes import as_node
@@ -25,6 +25,7 @@ class DocumentMutations:
         "keyed by your object id, at path `semantic` under an optional subject and agent. Its "
         "text (for search) defaults to the document's string values."
     )
+    @idempotent
     async def put_semantic_document(
         self,
         info: Info,
@@ -38,20 +39,8 @@ class DocumentMutations:
         expires_at: datetime | None = None,
         idempotency_key: IdempotencyKey = None,
     ) -> MemoryRecord:
-        record = await once(
+        record = await create_once(
             info,
-            "putSemanticDocument",
-            idempotency_key,
-            {
-                "object_id": object_id,
-                "document": document,
-                "subject": subject,
-                "agent": agent,
-                "text": text,
-                "tags": tags,
-                "priority": priority,
-                "expires_at": expires_at,
-            },
             lambda graph: docs.put_semantic_document(
                 graph,
                 info.context.services.artifacts,
@@ -89,14 +78,12 @@ class DocumentMutations:
         description="Store or replace an agent's procedure (template, response pattern or "
         "workflow); the previous version is kept (procedureHistory)."
     )
+    @idempotent
     async def put_procedure(
         self, info: Info, input: ProcedureInput, idempotency_key: IdempotencyKey = None
     ) -> MemoryRecord:
-        record = await once(
+        record = await create_once(
             info,
-            "putProcedure",
-            idempotency_key,
-            {"input": input},
             lambda graph: docs.put_procedure(
                 graph,
                 info.context.services.artifacts,

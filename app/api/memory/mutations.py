@@ -8,7 +8,7 @@ import binascii
 import strawberry
 
 from app.api.context import Info
-from app.api.idempotent import IdempotencyKey, once
+from app.api.idempotent import IdempotencyKey, create_once, idempotent
 from app.api.memory import outputs as o
 from app.api.memory.inputs import NamespaceInput, RememberInput, policy
 from app.api.memory.nodes import as_node
@@ -34,14 +34,12 @@ class MemoryMutations:
         "(namespace, key) as its next version (the previous state kept; a forgotten or expired "
         "key is revived). Content above memoryInlineContentMax bytes goes to object storage."
     )
+    @idempotent
     async def remember(
         self, info: Info, input: RememberInput, idempotency_key: IdempotencyKey = None
     ) -> MemoryRecord:
-        record = await once(
+        record = await create_once(
             info,
-            "remember",
-            idempotency_key,
-            {"input": input},
             lambda graph: memory_records.remember(
                 graph,
                 info.context.services.artifacts,
@@ -80,6 +78,7 @@ class MemoryMutations:
         description="Attach a verbatim record (a transcript, a file) to a memory record: the "
         "bytes as base64, or the URI of an object already under the client's storage prefix."
     )
+    @idempotent
     async def attach_memory_artifact(
         self,
         info: Info,
@@ -90,17 +89,8 @@ class MemoryMutations:
         content_type: str = "text/plain; charset=utf-8",
         idempotency_key: IdempotencyKey = None,
     ) -> MemoryArtifact:
-        artifact = await once(
+        artifact = await create_once(
             info,
-            "attachMemoryArtifact",
-            idempotency_key,
-            {
-                "record_id": record_id,
-                "kind": kind,
-                "content_base64": content_base64,
-                "uri": uri,
-                "content_type": content_type,
-            },
             lambda graph: attach_artifact(
                 graph,
                 info.context.services.artifacts,

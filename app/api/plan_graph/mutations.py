@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 import strawberry
 
 from app.api.context import Info
-from app.api.idempotent import IdempotencyKey, once
+from app.api.idempotent import IdempotencyKey, create_once, idempotent
 from app.api.inputs import given_fields
 from app.api.plan_graph.inputs import (
     AddPlanEdgeInput,
@@ -24,6 +25,7 @@ from app.api.plan_graph.outputs import (
 from app.api.reads import load_written
 from app.api.types.plans import PlanNode
 from app.domain import plan_edges, plan_graph, plan_nodes
+from app.graph.executor import GraphExecutor
 from app.model.enums import PlanNodeStatus
 
 NON_NULL_ON_UPDATE = frozenset({"node_type", "title"})
@@ -32,20 +34,17 @@ NON_NULL_ON_UPDATE = frozenset({"node_type", "title"})
 @strawberry.type
 class PlanGraphMutations:
     @strawberry.mutation(description="Add a node to a plan; it starts PENDING unless given.")
+    @idempotent
     async def create_plan_node(
         self, info: Info, input: CreatePlanNodeInput, idempotency_key: IdempotencyKey = None
     ) -> PlanNode:
-        fields = dataclasses.asdict(input)
-        plan_id = fields.pop("plan_id")
-        record = await once(
-            info,
-            "createPlanNode",
-            idempotency_key,
-            {"input": input},
-            lambda graph: plan_nodes.create_plan_node(
-                graph, principal=info.context.caller(), plan_id=plan_id, fields=fields
-            ),
-        )
+        async def create(graph: GraphExecutor) -> dict[str, Any]:
+            fields = dataclasses.asdict(input)  # anew on every run: it may be retried
+            return await plan_nodes.create_plan_node(
+                graph, principal=info.context.caller(), plan_id=fields.pop("plan_id"), fields=fields
+            )
+
+        record = await create_once(info, create)
         return await load_written(info, "PlanNode", record)  # type: ignore[no-any-return]
 
     @strawberry.mutation(description="Change a plan node's fields (not its status).")
@@ -96,14 +95,12 @@ class PlanGraphMutations:
         description="Create a plan with its nodes and edges in one transaction, all or nothing; "
         "edges name nodes by their keys. CYCLE if the edges are not acyclic."
     )
+    @idempotent
     async def create_plan_graph(
         self, info: Info, input: CreatePlanGraphInput, idempotency_key: IdempotencyKey = None
     ) -> PlanGraphResult:
-        result = await once(
+        result = await create_once(
             info,
-            "createPlanGraph",
-            idempotency_key,
-            {"input": input},
             lambda graph: plan_graph.create_plan_graph(
                 graph,
                 principal=info.context.caller(),

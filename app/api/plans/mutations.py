@@ -5,7 +5,7 @@ import dataclasses
 import strawberry
 
 from app.api.context import Info
-from app.api.idempotent import IdempotencyKey, once
+from app.api.idempotent import IdempotencyKey, create_once, idempotent
 from app.api.inputs import given_fields
 from app.api.plan_graph.inputs import ConstraintsSnapshotInput
 from app.api.plans.inputs import CreatePlanInput, UpdatePlanInput
@@ -20,14 +20,12 @@ NON_NULL_ON_UPDATE = frozenset({"name", "objective_tags", "target_platforms"})
 @strawberry.type
 class PlanMutations:
     @strawberry.mutation(description="Create a plan in status draft.")
+    @idempotent
     async def create_plan(
         self, info: Info, input: CreatePlanInput, idempotency_key: IdempotencyKey = None
     ) -> Plan:
-        record = await once(
+        record = await create_once(
             info,
-            "createPlan",
-            idempotency_key,
-            {"input": input},
             lambda graph: plans.create_plan(
                 graph,
                 principal=info.context.caller(),

@@ -4,17 +4,19 @@ session_flush, session_artifacts); each is one transaction, validated before it 
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 import strawberry
 
 from app.api.context import Info
-from app.api.idempotent import IdempotencyKey, once
+from app.api.idempotent import IdempotencyKey, create_once, idempotent
 from app.api.memory.inputs import policy
 from app.api.reads import load_written, load_written_at
 from app.api.sessions import inputs as i
 from app.api.sessions import outputs as o
 from app.api.types.memory import MemoryArtifact, MemoryRecord
 from app.domain import memory_sessions, session_artifacts, session_deletes, session_flush
+from app.graph.executor import GraphExecutor
 
 
 @strawberry.type
@@ -24,14 +26,12 @@ class SessionMutations:
         "already used, that session is returned (created false), CONFLICT if its agent or "
         "subject differ."
     )
+    @idempotent
     async def start_session(
         self, info: Info, input: i.StartSessionInput, idempotency_key: IdempotencyKey = None
     ) -> o.StartSessionPayload:
-        started = await once(
+        started = await create_once(
             info,
-            "startSession",
-            idempotency_key,
-            {"input": input},
             lambda graph: memory_sessions.start_session(
                 graph, principal=info.context.caller(), fields=dataclasses.asdict(input)
             ),
@@ -44,24 +44,22 @@ class SessionMutations:
         "are ordered by createdAt, strictly increasing within the session even under "
         "concurrent puts. INVALID_TRANSITION once the session is flushed."
     )
+    @idempotent
     async def put_session_entry(
         self, info: Info, input: i.PutSessionEntryInput, idempotency_key: IdempotencyKey = None
     ) -> MemoryRecord:
-        fields = dataclasses.asdict(input)
-        entry = await once(
-            info,
-            "putSessionEntry",
-            idempotency_key,
-            {"input": input},
-            lambda graph: memory_sessions.put_entry(
+        async def create(graph: GraphExecutor) -> dict[str, Any]:
+            fields = dataclasses.asdict(input)  # anew on every run: it may be retried
+            return await memory_sessions.put_entry(
                 graph,
                 info.context.services.artifacts,
                 principal=info.context.caller(),
                 session_id=fields.pop("session_id"),
                 fields=fields,
                 policy=policy(info),
-            ),
-        )
+            )
+
+        entry = await create_once(info, create)
         return await load_written(info, "MemoryRecord", entry)  # type: ignore[no-any-return]
 
     @strawberry.mutation(
@@ -125,6 +123,7 @@ class SessionMutations:
         "flushed: stored in object storage first, then a MemoryArtifact (sha256, size) linked "
         "HAS_ARTIFACT. Read it back with sessionArtifact."
     )
+    @idempotent
     async def attach_session_transcript(
         self,
         info: Info,
@@ -132,11 +131,8 @@ class SessionMutations:
         idempotency_key: IdempotencyKey = None,
     ) -> MemoryArtifact:
         data, content_type = input.payload()
-        artifact = await once(
+        artifact = await create_once(
             info,
-            "attachSessionTranscript",
-            idempotency_key,
-            {"input": input},
             lambda graph: session_artifacts.attach_artifact(
                 graph,
                 info.context.services.artifacts,
