@@ -1,6 +1,6 @@
 """The time a request may still spend waiting for Neo4j and object storage.
 
-The request edge (app/middleware.py) gives each HTTP request one budget
+The request edge (app/web/middleware.py) gives each HTTP request one budget
 (Settings.dependency_timeout_s); every graph call and object-storage call made while answering
 it ends by then (app/graph/executor.py, app/artifacts/store.py). A bound per call would let a
 request that makes several calls during an outage wait that bound several times over. Time

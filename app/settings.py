@@ -119,7 +119,7 @@ class Settings(BaseSettings):
     # Idempotent creates (issue 11): how long a retry with the same idempotencyKey gets the
     # first result; expired keys are purged by the memory sweeper's schedule.
     idempotency_retention_s: float = Field(default=86_400.0, gt=0, le=30 * 86_400)
-    # GraphQL fast path (app/api/fast_path): completes node-type results straight from the
+    # GraphQL fast path (app/api/read/fast_path): completes node-type results straight from the
     # compiled query's rows instead of field by field in graphql-core; same responses. Off:
     # every field goes through graphql-core (for comparison or if a difference is suspected).
     graphql_fast_path: bool = True

@@ -28,7 +28,7 @@ PAUSE_AFTER_FAILURE_S = 0.1
 
 
 def content_sha256(value: Any) -> str:
-    """As the service hashes memory content (app/domain/memory_content.py)."""
+    """As the service hashes memory content (app/domain/memory/content.py)."""
     data = json.dumps(value, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
     return hashlib.sha256(data.encode()).hexdigest()
 

@@ -14,11 +14,11 @@ from pathlib import Path
 
 import httpx
 
+from app.cli.admin import create_key, run_migrations
+from app.devenv import process
+from app.devenv.neo4j import start_neo4j, stop_neo4j
+from app.devenv.s3 import start_s3, stop_s3
 from app.model.enums import Role
-from app.services import process
-from app.services.admin import create_key, run_migrations
-from app.services.neo4j_local import start_neo4j, stop_neo4j
-from app.services.s3_local import start_s3, stop_s3
 from app.settings import Settings
 from bench._common import free_port
 

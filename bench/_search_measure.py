@@ -10,7 +10,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from app.domain.principal import Principal
+from app.domain.kernel.principal import Principal
 from app.graph.executor import GraphExecutor
 from app.model.enums import Role
 from app.retrieval.embedder import Embedder

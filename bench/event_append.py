@@ -25,8 +25,8 @@ from neo4j import Driver, GraphDatabase
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from app.cli.admin import create_key  # noqa: E402
 from app.model.enums import Role  # noqa: E402
-from app.services.admin import create_key  # noqa: E402
 from app.settings import load_settings  # noqa: E402
 from bench._common import report, serve_api, summary, timed  # noqa: E402
 

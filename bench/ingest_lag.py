@@ -32,9 +32,9 @@ from neo4j import GraphDatabase
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from app.cli.admin import create_key  # noqa: E402
 from app.model.enums import Role  # noqa: E402
 from app.retrieval.embedder import Embedder  # noqa: E402
-from app.services.admin import create_key  # noqa: E402
 from app.settings import load_settings  # noqa: E402
 from bench._common import free_port, report, serve_api, summary  # noqa: E402
 from bench._ingest_load import Load, Observer, backlog  # noqa: E402

@@ -28,8 +28,8 @@ from neo4j import GraphDatabase
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from app.cli.admin import create_key  # noqa: E402
 from app.model.enums import Role  # noqa: E402
-from app.services.admin import create_key  # noqa: E402
 from app.settings import load_settings  # noqa: E402
 from bench._common import RESULTS, free_port, machine, serve_api, versions  # noqa: E402
 from bench.locomo_data import Conversation, load  # noqa: E402

@@ -27,13 +27,18 @@ from neo4j import Driver, GraphDatabase, ManagedTransaction
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from app.domain.metric_rules import rollup_params  # noqa: E402
-from app.domain.metrics import INGEST_BATCH, ROLLUP_QUERIES, batch_params  # noqa: E402
-from app.domain.principal import Principal  # noqa: E402
+from app.cli.admin import create_key  # noqa: E402
+from app.demo.generator import generate_demo  # noqa: E402
+from app.domain.engagement import (  # noqa: E402
+    INGEST_BATCH,
+    ROLLUP_QUERIES,
+    batch_params,
+    rollup_params,  # noqa: E402
+)
+from app.domain.kernel.principal import Principal  # noqa: E402
 from app.graph.cypher_files import named_query  # noqa: E402
 from app.model.enums import MetricType, Platform, Role  # noqa: E402
-from app.services.admin import connected, create_key  # noqa: E402
-from app.services.demo import generate_demo  # noqa: E402
+from app.runtime import connected  # noqa: E402
 from app.settings import Settings, load_settings  # noqa: E402
 from bench._common import report, serve_api, summary  # noqa: E402
 

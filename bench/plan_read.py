@@ -17,8 +17,8 @@ from neo4j import GraphDatabase
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from app.cli.admin import create_key  # noqa: E402
 from app.model.enums import Role  # noqa: E402
-from app.services.admin import create_key  # noqa: E402
 from app.settings import load_settings  # noqa: E402
 from bench._common import free_port, report, serve_api, summary, timed_rounds  # noqa: E402
 

@@ -29,7 +29,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from app.graph.executor import GraphExecutor  # noqa: E402
-from app.services.admin import connected  # noqa: E402
+from app.runtime import connected  # noqa: E402
 from app.settings import load_settings  # noqa: E402
 from bench import _search_data as data  # noqa: E402
 from bench._common import RESULTS, report  # noqa: E402

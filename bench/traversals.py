@@ -23,13 +23,14 @@ from neo4j import Driver, GraphDatabase
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from app.domain.clients import ensure_client  # noqa: E402
-from app.domain.memory_links import record_query  # noqa: E402
+from app.cli.admin import create_key  # noqa: E402
+from app.demo.generator import generate_demo  # noqa: E402
+from app.domain.keys import ensure_client  # noqa: E402
+from app.domain.lessons import record_query  # noqa: E402
 from app.graph.cypher_files import named_query  # noqa: E402
 from app.graph.identifiers import cypher_label  # noqa: E402
 from app.model.enums import Role  # noqa: E402
-from app.services.admin import connected, create_key  # noqa: E402
-from app.services.demo import generate_demo  # noqa: E402
+from app.runtime import connected  # noqa: E402
 from app.settings import Settings, load_settings  # noqa: E402
 from bench._common import free_port, report, serve_api, summary, timed  # noqa: E402
 

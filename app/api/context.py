@@ -7,27 +7,13 @@ from dataclasses import dataclass
 from starlette.requests import Request
 from strawberry.types import Info as StrawberryInfo
 
-from app.api.read_learning import ReadLearning
-from app.artifacts.store import ArtifactStore
-from app.domain.errors import Unauthenticated
-from app.domain.principal import Principal
+from app.api.read.learning import ReadLearning
+from app.domain.kernel.errors import Unauthenticated
+from app.domain.kernel.principal import Principal
 from app.graph.executor import GraphExecutor, RoundTrips
-from app.retrieval.embedder import Embedder
-from app.retrieval.worker import EmbeddingWorker
-from app.settings import Settings
+from app.runtime import Services
 
 ROUND_TRIPS_HEADER = "x-agentmem-roundtrips"
-
-
-@dataclass(frozen=True)
-class Services:
-    """Created once by the app's lifespan and shared by every request."""
-
-    settings: Settings
-    graph: GraphExecutor
-    artifacts: ArtifactStore
-    embedder: Embedder
-    indexer: EmbeddingWorker
 
 
 @dataclass
@@ -36,7 +22,7 @@ class RequestContext:
     services: Services
     principal: Principal | None
     round_trips: RoundTrips
-    # Set where this execution may become a read plan (app/api/read_plans.py).
+    # Set where this execution may become a read plan (app/api/read/plans.py).
     learning: ReadLearning | None = None
 
     @property

@@ -10,8 +10,8 @@ from graphql import GraphQLError
 from starlette.types import Send
 from strawberry.extensions import SchemaExtension
 
-from app.asgi import send_json
-from app.domain.errors import AppError, Unavailable
+from app.api.edge.asgi import send_json
+from app.domain.kernel.errors import AppError, Unavailable
 
 log = logging.getLogger("app.api")
 MASKED_MESSAGE = "Unexpected error; it was logged. Report the request id to the operators."
@@ -24,7 +24,7 @@ def shaped(error: GraphQLError) -> GraphQLError:
         return error
     if original is None or isinstance(original, GraphQLError):
         # Parse, validation, variable coercion and limiter errors say what to fix already; an
-        # input value refused at the edge (app/api/text_input.py) keeps its code, VALIDATION.
+        # input value refused at the edge (app/api/edge/text_input.py) keeps its code, VALIDATION.
         code = (error.extensions or {}).get("code", "GRAPHQL_VALIDATION")
         return _with_code(error, code, {})
     if isinstance(original, AppError):

@@ -1,4 +1,5 @@
-"""The `idempotencyKey` argument of the creates an agent may retry (app/domain/idempotency.py).
+"""The `idempotencyKey` argument of the creates an agent may retry
+(app/domain/kernel/idempotency.py).
 
 A resolver that takes the key is decorated `@idempotent` and runs its create through
 `create_once`:
@@ -28,7 +29,7 @@ from typing import Annotated, Any, ParamSpec, TypeVar
 import strawberry
 
 from app.api.context import Info
-from app.domain.idempotency import run_once
+from app.domain.kernel.idempotency import run_once
 from app.graph.executor import GraphExecutor
 
 P = ParamSpec("P")
@@ -81,7 +82,7 @@ def idempotent(resolver: Callable[P, Awaitable[T]]) -> Callable[P, Awaitable[T]]
 
 async def create_once(info: Info, create: Callable[[GraphExecutor], Awaitable[T]]) -> T:
     """`create(graph)`; with an idempotency key, the first result of the same request by the
-    same caller (app/domain/idempotency.py)."""
+    same caller (app/domain/kernel/idempotency.py)."""
     call = _current.get()
     if call is None:
         raise RuntimeError("create_once is called only by an @idempotent resolver")

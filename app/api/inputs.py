@@ -7,7 +7,7 @@ from typing import Any
 
 import strawberry
 
-from app.domain.errors import ValidationFailed
+from app.domain.kernel.errors import ValidationFailed
 
 
 def given_fields(data: Any, *, required: frozenset[str] = frozenset()) -> dict[str, Any]:

@@ -14,43 +14,43 @@ from strawberry.extensions import (
 from strawberry.scalars import JSON
 from strawberry.tools import merge_types
 
-from app.api import fast_fields
-from app.api.agent_memory.context import ContextQueries
-from app.api.agent_memory.cycles import CycleMutations, CycleQueries
-from app.api.agent_memory.learning import LearningMutations, LearningQueries
-from app.api.agent_memory.subjects import SubjectMutations, SubjectQueries
+from app.api.agents.context import ContextQueries
+from app.api.agents.cycles import CycleMutations, CycleQueries
+from app.api.agents.learning import LearningMutations, LearningQueries
+from app.api.agents.subjects import SubjectMutations, SubjectQueries
 from app.api.assets.mutations import AssetMutations
 from app.api.context import Info
 from app.api.conversations.mutations import ConversationMutations
 from app.api.conversations.queries import ConversationQueries
+from app.api.edge.limits import limit_rule
+from app.api.edge.literal_rule import EdgeValidationRules
+from app.api.edge.text_input import guard_builtin_text_scalars, json_scalar
 from app.api.engagement.mutations import EngagementMutations
 from app.api.engagement.queries import EngagementQueries
 from app.api.episodes.mutations import EpisodeMutations
 from app.api.episodes.queries import EpisodeQueries
 from app.api.errors import ErrorShaping
-from app.api.fast_path import FastExecutor
-from app.api.graph_queries import GraphQueries
 from app.api.keys.resolvers import ApiKeyMutations, ApiKeyQueries
+from app.api.lessons.link_mutations import LinkMutations
+from app.api.lessons.link_queries import LinkQueries
 from app.api.lessons.mutations import LessonMutations
 from app.api.lessons.queries import LessonQueries
-from app.api.limits import limit_rule
-from app.api.lineage import LineageQueries
-from app.api.links.mutations import LinkMutations
-from app.api.links.queries import LinkQueries
-from app.api.literal_rule import EdgeValidationRules
 from app.api.memory.admin import MemoryAdminMutations, MemoryAdminQueries
 from app.api.memory.document_queries import DocumentQueries
 from app.api.memory.documents import DocumentMutations
 from app.api.memory.mutations import MemoryMutations
 from app.api.memory.queries import MemoryQueries
 from app.api.memory.search import MemorySearchQueries
-from app.api.plan_graph.mutations import PlanGraphMutations
+from app.api.plans.graph_mutations import PlanGraphMutations
 from app.api.plans.mutations import PlanMutations
+from app.api.read import fast_fields
+from app.api.read.fast_path import FastExecutor
+from app.api.read.graph_queries import GraphQueries
+from app.api.read.lineage import LineageQueries
 from app.api.search.queries import SearchQueries
 from app.api.sessions.mutations import SessionMutations
 from app.api.sessions.queries import SessionQueries
 from app.api.task_context.queries import TaskContextQueries
-from app.api.text_input import guard_builtin_text_scalars, json_scalar
 from app.model.enums import Role
 from app.settings import Settings
 

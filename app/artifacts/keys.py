@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from app.domain.errors import ValidationFailed
-from app.domain.principal import Principal
+from app.domain.kernel.errors import ValidationFailed
+from app.domain.kernel.principal import Principal
 
 KEY_PART = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
 

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from minio.error import S3Error
 
-from app.domain.errors import Unavailable
+from app.domain.kernel.errors import Unavailable
 from app.graph.identifiers import cypher_label
 from app.graph.registry import entities
 

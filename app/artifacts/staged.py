@@ -24,7 +24,7 @@ from contextlib import asynccontextmanager, contextmanager
 from contextvars import ContextVar
 from typing import TYPE_CHECKING
 
-from app.domain.principal import Principal
+from app.domain.kernel.principal import Principal
 from app.graph.commit_scope import open_transaction, watch_writes
 
 if TYPE_CHECKING:

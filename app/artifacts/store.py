@@ -24,8 +24,8 @@ from app.artifacts.orphans import OrphanReconciler
 from app.artifacts.read_budget import charge_read
 from app.artifacts.s3_client import is_outage, make_client
 from app.artifacts.staged import note_upload
-from app.domain.errors import NotFound, Unavailable, retry_hint
-from app.domain.principal import Principal
+from app.domain.kernel.errors import NotFound, Unavailable, retry_hint
+from app.domain.kernel.principal import Principal
 from app.request_deadline import call_deadline
 from app.settings import Settings
 

@@ -8,7 +8,7 @@ write inside failed with an unknown outcome, so the block can tell "undo" from "
 it to reconciliation".
 
 A block that ends inside an open write transaction (an idempotent create runs inside its key's
-claim transaction, app/domain/idempotency.py) cannot know yet: it hands its `Undo` to the
+claim transaction, app/domain/kernel/idempotency.py) cannot know yet: it hands its `Undo` to the
 transaction, which runs it when that certainly did not commit (also for each attempt the driver
 retried) and marks it unresolved when the commit's fate is unknown.
 """

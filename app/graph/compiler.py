@@ -12,7 +12,7 @@ from typing import Any, Protocol
 
 from strawberry.types.nodes import FragmentSpread, InlineFragment, SelectedField, Selection
 
-from app.domain.errors import ValidationFailed
+from app.domain.kernel.errors import ValidationFailed
 from app.graph.registry import Entity, Relationship, entity
 
 MAX_RELATED = 1_000

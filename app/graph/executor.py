@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 from neo4j import READ_ACCESS, WRITE_ACCESS, AsyncDriver
 from neo4j.exceptions import ServiceUnavailable, SessionExpired
 
-from app.domain.errors import Unavailable, retry_hint
+from app.domain.kernel.errors import Unavailable, retry_hint
 from app.graph.commit_scope import note_failed_write
 from app.graph.outages import CONNECTIVITY_ERRORS, driver_timeouts, graph_unavailable
 from app.graph.round_trips import RoundTrips, count_query, start_counting

@@ -6,7 +6,7 @@ from typing import TypedDict
 
 from neo4j.exceptions import ConnectionPoolError, ServiceUnavailable, SessionExpired, TransientError
 
-from app.domain.errors import Unavailable
+from app.domain.kernel.errors import Unavailable
 
 # A server that refuses, drops or never answers, a pool with no connection to give, or a
 # transient server state (starting, deadlocks) that outlived the driver's retries. TimeoutError

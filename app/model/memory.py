@@ -97,7 +97,7 @@ class MemorySession(Record):
     ended_at = DateTimeProperty()
     entry_count = IntegerProperty(required=True)
     summary_record_id = StringProperty()
-    # Sessions (app/domain/memory_sessions.py): the caller's own handle (idempotent start),
+    # Sessions (app/domain/sessions/repository.py): the caller's own handle (idempotent start),
     # free metadata, the timelines used, and the newest entry's created_at (entries are
     # ordered by created_at, kept strictly increasing under the session's lock).
     external_ref = StringProperty()

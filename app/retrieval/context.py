@@ -13,11 +13,11 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field
 
-from app.domain.episode_rules import check_agent_name
-from app.domain.errors import ValidationFailed
-from app.domain.field_rules import check_ids
-from app.domain.ids import check_id
-from app.domain.principal import Principal
+from app.domain.agents import check_agent_name
+from app.domain.kernel.errors import ValidationFailed
+from app.domain.kernel.field_rules import check_ids
+from app.domain.kernel.ids import check_id
+from app.domain.kernel.principal import Principal
 from app.graph.executor import GraphExecutor
 from app.retrieval import context_sections as sections
 from app.retrieval.budget import MAX_BUDGET, TokenBudget

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.domain.principal import Principal
+from app.domain.kernel.principal import Principal
 from app.graph.executor import GraphExecutor
 from app.retrieval.budget import estimate_tokens
 from app.retrieval.embedder import Embedder

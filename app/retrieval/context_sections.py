@@ -6,9 +6,9 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from app.domain import lesson_rules
-from app.domain.errors import NotFound
-from app.domain.field_rules import decoded
+from app.domain.kernel.errors import NotFound
+from app.domain.kernel.field_rules import decoded
+from app.domain.lessons import effective_confidence, is_retired
 from app.graph.values import plain
 from app.retrieval import context_cypher as q
 from app.retrieval.context_items import ContextItem, Task, cosine_of, pick, relevant
@@ -76,7 +76,7 @@ async def lessons(task: Task, *, retire_threshold: float) -> list[ContextItem]:
     scored: list[ContextItem] = []
     for hit in await task.search("Lesson", LESSON_CANDIDATES):
         lesson = hit.record
-        effective = lesson_rules.effective_confidence(
+        effective = effective_confidence(
             confidence=lesson["confidence"],
             half_life_days=lesson["decay_half_life_days"],
             last_evidence_at=lesson["last_evidence_at"],
@@ -85,7 +85,7 @@ async def lessons(task: Task, *, retire_threshold: float) -> list[ContextItem]:
         active = not lesson["retired"] and lesson.get("valid_to") is None
         if not active or not relevant(hit):
             continue
-        if lesson_rules.is_retired(effective, threshold=retire_threshold):
+        if is_retired(effective, threshold=retire_threshold):
             continue
         content = pick(lesson, ("id", "scope", "lesson_type", "statement"))
         content["effective_confidence"] = round(effective, 3)

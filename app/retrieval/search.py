@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from app.domain.errors import ValidationFailed
-from app.domain.principal import Principal
+from app.domain.kernel.errors import ValidationFailed
+from app.domain.kernel.principal import Principal
 from app.graph.executor import GraphExecutor
 from app.retrieval import search_queries as q
 from app.retrieval.embedder import Embedder

@@ -8,12 +8,12 @@ import uuid
 from typing import Any
 
 from app.artifacts.store import ArtifactStore, make_client
-from app.domain.principal import Principal
-from app.key_cache import USAGE_PROPERTIES
+from app.cli.admin import create_key
+from app.domain.kernel.principal import Principal
 from app.model.enums import Role
 from app.retrieval.searchable import INDEX_PROPERTIES, SEARCHABLE_LABEL
-from app.services.admin import create_key
 from app.settings import Settings
+from app.web.key_cache import USAGE_PROPERTIES
 from tests.integration.conftest import Caller
 
 MISSING_ID = "00000000-0000-4000-8000-000000000000"

@@ -6,8 +6,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from app.cli.admin import create_key
 from app.model.enums import Role
-from app.services.admin import create_key
 from app.settings import Settings
 from tests.integration.asset_helpers import own_state
 from tests.integration.conftest import Caller

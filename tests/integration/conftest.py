@@ -16,11 +16,11 @@ import pytest
 import uvicorn
 from neo4j import GraphDatabase
 
-from app.http import create_app
+from app.cli.admin import create_key
 from app.model.enums import Role
-from app.services.admin import create_key
-from app.services.serve import server_config
 from app.settings import Settings, load_settings
+from app.web.app import create_app
+from app.web.serve import server_config
 
 
 @pytest.fixture(scope="session")

@@ -8,8 +8,8 @@ from typing import Any
 
 import httpx
 
+from app.cli.admin import create_key
 from app.model.enums import Role
-from app.services.admin import create_key
 from app.settings import Settings
 from tests.integration.conftest import Caller
 

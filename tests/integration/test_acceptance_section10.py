@@ -19,7 +19,7 @@ from typing import Any
 import httpx
 import pytest
 
-from app.domain.errors import NotFound
+from app.domain.kernel.errors import NotFound
 from app.model.enums import Role
 from app.settings import Settings
 from tests.integration import acceptance_flow as af

@@ -10,9 +10,9 @@ import uuid
 from datetime import UTC, datetime
 from typing import Any
 
-from app.domain.access_log_writer import AccessLogWriter
+from app.domain.memory import AccessLogWriter
 from app.graph.executor import GraphExecutor
-from app.services.admin import connected
+from app.runtime import connected
 from app.settings import Settings
 
 COUNT = "MATCH (e:AccessLogEntry {client_id: $c}) RETURN count(e) AS n, collect(e.id) AS ids"

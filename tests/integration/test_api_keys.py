@@ -16,11 +16,11 @@ import httpx
 import pytest
 import uvicorn
 
-from app.cli import main
-from app.domain.apikeys import FIND_KEY
-from app.http import create_app
+from app.cli.commands import main
+from app.domain.keys.repository import FIND_KEY
 from app.model.enums import Role
 from app.settings import Settings
+from app.web.app import create_app
 from tests.integration.asset_helpers import MISSING_ID, error_code
 from tests.integration.conftest import Caller, _free_port, new_caller
 

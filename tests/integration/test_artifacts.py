@@ -10,8 +10,8 @@ import httpx
 import pytest
 
 from app.artifacts.store import ArtifactStore, make_client
-from app.domain.errors import NotFound, ValidationFailed
-from app.domain.principal import Principal
+from app.domain.kernel.errors import NotFound, ValidationFailed
+from app.domain.kernel.principal import Principal
 from app.model.enums import Role
 from app.settings import Settings
 

@@ -13,7 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
-from app.domain.errors import NotFound
+from app.domain.kernel.errors import NotFound
 from app.model.enums import Role
 from app.settings import Settings
 from tests.integration.asset_helpers import (
@@ -426,7 +426,7 @@ def test_failed_upload_leaves_no_node(
     from minio.error import S3Error
     from neo4j import AsyncGraphDatabase
 
-    from app.domain import approvals, prompts, variants
+    from app.domain.assets import approvals, prompts, variants
     from app.graph.executor import GraphExecutor
 
     asset = create_asset(alice)

@@ -11,15 +11,15 @@ from typing import Any
 import pytest
 
 from app.artifacts.store import ArtifactStore, make_client
-from app.domain.clients import ensure_client
-from app.domain.errors import Conflict
-from app.domain.principal import Principal
+from app.demo.generator import DemoSummary, generate_demo
+from app.demo.rows import NODE_LABELS, Rows
+from app.demo.shapes import build_plan
+from app.domain.kernel.errors import Conflict
+from app.domain.kernel.principal import Principal
+from app.domain.keys import ensure_client
 from app.graph.identifiers import cypher_label
 from app.model.enums import Role
-from app.services.admin import connected
-from app.services.demo import DemoSummary, generate_demo
-from app.services.demo_rows import NODE_LABELS, Rows
-from app.services.demo_shapes import build_plan
+from app.runtime import connected
 from app.settings import Settings
 
 PLAN_EDGES = "DEPENDS_ON|PRODUCES|REFINES|REQUIRES_APPROVAL|SCHEDULED_FOR"

@@ -13,9 +13,9 @@ from typing import Any
 import httpx
 import pytest
 
-from app.domain.errors import NotFound
+from app.cli.admin import create_key
+from app.domain.kernel.errors import NotFound
 from app.model.enums import Role
-from app.services.admin import create_key
 from app.settings import Settings
 from tests.integration.asset_helpers import (
     CREATE_PLAN,

@@ -19,10 +19,10 @@ import httpx
 import pytest
 import uvicorn
 
-from app.api import read_plans
-from app.api.fast_path import STATS
-from app.http import create_app
+from app.api.read import plans as read_plans
+from app.api.read.fast_path import STATS
 from app.settings import Settings
+from app.web.app import create_app
 from tests.integration.conftest import Caller, new_caller
 from tests.integration.fast_path_documents import CASES, CONNECTION, MISSING, UPSTREAM
 from tests.integration.seed_graph import seed_graph

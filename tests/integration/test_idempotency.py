@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from app.domain.idempotency import purge_expired
-from app.services.admin import connected
+from app.domain.kernel.idempotency import purge_expired
+from app.runtime import connected
 from app.settings import Settings
 from tests.integration.asset_helpers import error_code
 from tests.integration.conftest import Caller

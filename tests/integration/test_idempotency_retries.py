@@ -16,7 +16,7 @@ from neo4j.exceptions import SessionExpired
 from strawberry.utils.str_converters import to_camel_case
 
 from app.api.schema import schema
-from app.domain.idempotency import RECORD_RESULT
+from app.domain.kernel.idempotency import RECORD_RESULT
 from app.model.enums import Role
 from app.settings import Settings
 from tests.integration.asset_helpers import error_code

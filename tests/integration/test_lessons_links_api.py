@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from app.domain.lesson_rules import effective_cypher
+from app.domain.lessons.rules import effective_cypher
 from app.model.enums import Role
 from app.settings import Settings
 from tests.integration.asset_helpers import (

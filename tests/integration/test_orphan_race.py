@@ -13,7 +13,7 @@ from typing import Any
 
 from app.artifacts.keys import StoredArtifact
 from app.artifacts.store import ArtifactStore
-from app.services.admin import connected
+from app.runtime import connected
 from app.settings import Settings
 from tests.integration.conftest import Caller
 from tests.integration.test_orphaned_uploads import objects_of

@@ -12,11 +12,11 @@ import httpx
 import pytest
 
 from app.artifacts.store import ArtifactStore, StoredArtifact, make_client
-from app.domain import approvals, prompts
-from app.domain.errors import NotFound
-from app.domain.principal import Principal
+from app.domain.assets import approvals, prompts
+from app.domain.kernel.errors import NotFound
+from app.domain.kernel.principal import Principal
 from app.model.enums import Role
-from app.services.admin import connected
+from app.runtime import connected
 from app.settings import Settings
 from tests.integration.asset_helpers import CREATE_PROMPT, create_asset, principal_of
 from tests.integration.conftest import Caller

@@ -19,12 +19,12 @@ import pytest
 import uvicorn
 from starlette.applications import Starlette
 
+from app.cli.admin import create_key
 from app.graph.executor import BACKGROUND_TIMEOUT_S
-from app.http import create_app
 from app.model.enums import Role
-from app.readiness_checks import READY_FOR_S
-from app.services.admin import create_key
 from app.settings import Settings
+from app.web.app import create_app
+from app.web.readiness_checks import READY_FOR_S
 from tests.integration.tcp_proxy import TcpProxy, free_port
 
 BOUND_S = 2.0

@@ -9,11 +9,12 @@ from typing import Any
 
 import httpx
 
-from app.domain import plan_nodes
-from app.domain.errors import NotFound
-from app.domain.principal import Principal
+from app.cli.admin import create_key
+from app.domain.kernel.errors import NotFound
+from app.domain.kernel.principal import Principal
+from app.domain.plans import nodes as plan_nodes
 from app.model.enums import Role
-from app.services.admin import connected, create_key
+from app.runtime import connected
 from app.settings import Settings
 from tests.integration.asset_helpers import own_state
 from tests.integration.conftest import Caller

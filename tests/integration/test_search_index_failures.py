@@ -12,7 +12,7 @@ from typing import Any
 from app.retrieval.indexing import index_pass
 from app.retrieval.pending import pending_count
 from app.retrieval.searchable import SEARCHABLE
-from app.services.admin import connected
+from app.runtime import connected
 from app.settings import Settings
 
 # Dated long before anything else in the database, so that these scans see only this test's

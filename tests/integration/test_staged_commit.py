@@ -18,13 +18,13 @@ from neo4j import AsyncGraphDatabase
 from app.artifacts.orphans import referenced_query
 from app.artifacts.staged import staged_uploads
 from app.artifacts.store import ArtifactStore, make_client
-from app.domain import prompts
-from app.domain.errors import Unavailable
-from app.domain.idempotency import run_once
-from app.domain.principal import Principal
+from app.domain.assets import prompts
+from app.domain.kernel.errors import Unavailable
+from app.domain.kernel.idempotency import run_once
+from app.domain.kernel.principal import Principal
 from app.graph.executor import GraphExecutor, Tx, driver_timeouts
 from app.model.enums import Role
-from app.services.admin import connected
+from app.runtime import connected
 from app.settings import Settings
 from tests.integration.conftest import Caller
 from tests.integration.test_orphaned_uploads import objects_of

@@ -15,11 +15,11 @@ from typing import Any
 import pytest
 from neo4j.exceptions import Neo4jError
 
-from app.domain.access_log_batches import MAX_TEXT, safe_entry
-from app.domain.access_log_writer import AccessLogWriter
-from app.domain.errors import Unavailable
+from app.domain.kernel.errors import Unavailable
+from app.domain.memory import AccessLogWriter
+from app.domain.memory.access_log_batches import MAX_TEXT, safe_entry
 from app.graph.executor import GraphExecutor
-from app.services.memory_background import MemoryBackground
+from app.runtime.background import MemoryBackground
 
 
 class FakeGraph:
@@ -274,7 +274,7 @@ def test_shutdown_during_a_write_that_never_ends_counts_and_logs_every_entry(
 
 
 def test_a_batch_written_again_after_an_unknown_outcome_merges_on_the_entry_id() -> None:
-    from app.domain.access_log_batches import WRITE_ENTRIES
+    from app.domain.memory.access_log_batches import WRITE_ENTRIES
 
     assert "MERGE (e:AccessLogEntry {id: entry.id})" in WRITE_ENTRIES
 

@@ -1,5 +1,5 @@
-"""Principal.acting_agent / require_agent (app/domain/principal.py) and the idempotency result
-codec (app/domain/result_codec.py)."""
+"""Principal.acting_agent / require_agent (app/domain/kernel/principal.py) and the idempotency
+result codec (app/domain/kernel/result_codec.py)."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ from datetime import UTC, datetime
 
 import pytest
 
-from app.domain.errors import Forbidden
-from app.domain.memory_sessions import SessionStart
-from app.domain.principal import Principal
-from app.domain.result_codec import decode, encode, fingerprint
+from app.domain.kernel.errors import Forbidden
+from app.domain.kernel.principal import Principal
+from app.domain.kernel.result_codec import decode, encode, fingerprint
+from app.domain.sessions.repository import SessionStart
 from app.model.enums import MemoryKind, Role
 
 AGENT = Principal(client_id="c", role=Role.AGENT, key_id="k", agent_name="brad")

@@ -7,10 +7,10 @@ from datetime import UTC, datetime
 
 import pytest
 
-from app.domain import agent_cycle_rules as cycles
-from app.domain import learning_rules as learning
-from app.domain import subject_rules as subjects
-from app.domain.errors import Conflict, InvalidTransition, ValidationFailed
+from app.domain.agents import cycle_rules as cycles
+from app.domain.agents import learning_rules as learning
+from app.domain.agents import subject_rules as subjects
+from app.domain.kernel.errors import Conflict, InvalidTransition, ValidationFailed
 from app.retrieval.budget import TokenBudget, estimate_tokens
 
 

@@ -7,7 +7,7 @@ from enum import StrEnum
 import pytest
 
 from app.api.assets.inputs import upload_bytes
-from app.domain.asset_rules import (
+from app.domain.assets.rules import (
     APPROVAL_TRANSITIONS,
     ASSET_TRANSITIONS,
     PACKAGE_TRANSITIONS,
@@ -17,8 +17,8 @@ from app.domain.asset_rules import (
     check_publishable,
     check_transition,
 )
-from app.domain.errors import ApprovalRequired, InvalidTransition, ValidationFailed
-from app.domain.field_rules import (
+from app.domain.kernel.errors import ApprovalRequired, InvalidTransition, ValidationFailed
+from app.domain.kernel.field_rules import (
     check_checksum,
     check_dimensions,
     check_duration,

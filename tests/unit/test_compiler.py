@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from strawberry.types.nodes import SelectedField
 
-from app.api import graph_queries  # noqa: F401 - registers the node types
+from app.api.read import graph_queries  # noqa: F401 - registers the node types
 from app.api.types.base import GRAPHQL_NAMES, NODE_TYPES
-from app.domain.errors import ValidationFailed
+from app.domain.kernel.errors import ValidationFailed
 from app.graph.compiler import Compiler, connection_query, get_query
 from app.graph.registry import entities
 from app.model import MODEL
@@ -117,7 +117,7 @@ def test_datetimes_travel_as_text_and_parse_back() -> None:
 
 
 def test_every_relationship_field_gets_a_direct_resolver() -> None:
-    from app.api import fast_fields
+    from app.api.read import fast_fields
     from app.api.schema import schema
 
     expected = sum(
@@ -125,7 +125,7 @@ def test_every_relationship_field_gets_a_direct_resolver() -> None:
     )
     assert fast_fields.install(schema) == expected
     plan_nodes = schema._schema.type_map["Plan"].fields["nodes"]  # type: ignore[union-attr]
-    assert plan_nodes.resolve.__module__ == "app.api.fast_fields"
+    assert plan_nodes.resolve.__module__ == "app.api.read.fast_fields"
     assert set(plan_nodes.args) == {"first", "where", "orderBy"}
 
 

@@ -7,8 +7,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from app.domain.conversation_append import outcome, prepare, queue_updates
-from app.domain.conversation_rules import (
+from app.domain.conversations.append import outcome, prepare, queue_updates
+from app.domain.conversations.rules import (
     EVERY_N,
     HOT,
     REQUESTED,
@@ -21,9 +21,9 @@ from app.domain.conversation_rules import (
     status_changes,
     summary_reason,
 )
-from app.domain.conversation_uploads import pending_event
-from app.domain.errors import InvalidTransition, ValidationFailed
-from app.domain.principal import Principal
+from app.domain.conversations.uploads import pending_event
+from app.domain.kernel.errors import InvalidTransition, ValidationFailed
+from app.domain.kernel.principal import Principal
 from app.model.enums import HandoffState as H
 from app.model.enums import Role
 from app.model.enums import ThreadStatus as S

@@ -16,13 +16,13 @@ from neo4j import AsyncGraphDatabase
 
 from app.api.errors import http_status, retry_after, unavailable_body
 from app.artifacts.store import ArtifactStore, make_client
-from app.domain.errors import Unavailable
-from app.domain.principal import Principal
+from app.domain.kernel.errors import Unavailable
+from app.domain.kernel.principal import Principal
 from app.graph.executor import GraphExecutor, driver_timeouts
-from app.middleware import RequestEdge
 from app.model.enums import Role
 from app.request_deadline import call_deadline, deadline_paused, request_deadline
 from app.settings import Settings
+from app.web.middleware import RequestEdge
 
 BOUND_S = 0.5
 OWNER = Principal(client_id="c1", role=Role.AGENT, key_id="k1")

@@ -13,9 +13,7 @@ import pytest
 import strawberry
 
 from app.api.engagement.inputs import PerformanceMetricInput, metric_fields
-from app.domain.engagement import check_links, check_new_event
-from app.domain.errors import NotFound, ValidationFailed
-from app.domain.metric_rules import (
+from app.domain.engagement.metric_rules import (
     EARLIEST,
     LATEST,
     MAX_LISTED_PROBLEMS,
@@ -25,6 +23,8 @@ from app.domain.metric_rules import (
     reject,
     rollup_params,
 )
+from app.domain.engagement.repository import check_links, check_new_event
+from app.domain.kernel.errors import NotFound, ValidationFailed
 from app.model.enums import MetricType, Platform
 
 START = datetime(2026, 2, 2, tzinfo=UTC)

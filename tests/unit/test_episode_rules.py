@@ -8,11 +8,12 @@ from datetime import UTC, datetime
 
 import pytest
 
-from app.domain.episode_rules import (
+from app.domain.agents import check_agent_name
+from app.domain.episodes.repository import FIND_TARGETS, LINK_TARGETS, READ_TARGETS, WRITE_TARGETS
+from app.domain.episodes.rules import (
     EPISODE_TRANSITIONS,
     MAX_CHUNK_BYTES,
     MAX_LINKS,
-    check_agent_name,
     check_close,
     check_links,
     check_new_episode,
@@ -21,8 +22,7 @@ from app.domain.episode_rules import (
     final_log,
     tool_call_lines,
 )
-from app.domain.episodes import FIND_TARGETS, LINK_TARGETS, READ_TARGETS, WRITE_TARGETS
-from app.domain.errors import Conflict, InvalidTransition, ValidationFailed
+from app.domain.kernel.errors import Conflict, InvalidTransition, ValidationFailed
 from app.model.enums import EpisodeStatus
 
 S = EpisodeStatus

@@ -8,7 +8,7 @@ import pytest
 import strawberry
 
 from app.api.errors import MASKED_MESSAGE, ErrorShaping
-from app.domain.errors import NotFound
+from app.domain.kernel.errors import NotFound
 
 
 @strawberry.type

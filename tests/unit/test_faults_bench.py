@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import hashlib
 
-from app.domain.memory_content import content_bytes
+from app.domain.memory import content_bytes
 from bench._faults_check import orphan_totals
 from bench._faults_load import Load, Refusal, content_sha256
 from bench.faults import answers_by_fault

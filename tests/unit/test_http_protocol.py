@@ -1,4 +1,4 @@
-"""The bounds on a request's head (app/services/http_protocol.py): the header timeout with
+"""The bounds on a request's head (app/web/http_protocol.py): the header timeout with
 pipelined requests (review E3: the time the server spends answering is not the client's, and an
 answer is never cut off), and the size of the URL and the headers (second review E-1). A real
 uvicorn server with the protocol, serving a small app on a loopback port."""
@@ -17,7 +17,7 @@ import pytest
 import uvicorn
 from starlette.types import Receive, Scope, Send
 
-from app.services.http_protocol import edge_protocol
+from app.web.http_protocol import edge_protocol
 
 LIMIT_S = 1.0
 SLOW_S = 2.0

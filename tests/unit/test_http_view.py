@@ -15,9 +15,9 @@ import pytest
 from starlette.types import Message
 from strawberry.asgi import GraphQL
 
-from app.api.context import Services
-from app.api.http_view import GraphQLApp
-from app.api.view_request import single_operation
+from app.api.edge.http_view import GraphQLApp
+from app.api.edge.view_request import single_operation
+from app.runtime import Services
 from app.settings import Settings
 
 JSON = b"application/json"
@@ -109,7 +109,7 @@ def test_the_direct_path_takes_only_single_json_operations() -> None:
 
 def test_a_batch_body_is_parsed_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """Review E4: the view parsed the body, then strawberry's view parsed it again."""
-    from app.api import http_view, request_body
+    from app.api.edge import http_view, request_body
 
     parses: list[object] = []
     decode = request_body._DECODER.decode

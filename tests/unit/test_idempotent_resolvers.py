@@ -1,7 +1,7 @@
-"""`@idempotent` resolvers and `run_once` (app/api/idempotent.py, app/domain/idempotency.py) with
-a small in-memory stand-in for the claim transaction: every argument of the resolver is part of
-the request, a claim is the caller's own, and a unit of work the driver runs twice creates once.
-The real claim (MERGE on Neo4j) is tested in tests/integration/test_idempotency*.py."""
+"""`@idempotent` resolvers and `run_once` (app/api/idempotent.py, app/domain/kernel/idempotency.py)
+with a small in-memory stand-in for the claim transaction: every argument of the resolver is part
+of the request, a claim is the caller's own, and a unit of work the driver runs twice creates
+once. The real claim (MERGE on Neo4j) is tested in tests/integration/test_idempotency*.py."""
 
 from __future__ import annotations
 
@@ -16,9 +16,9 @@ import pytest
 
 from app.api.idempotent import IdempotencyKey, create_once, idempotent
 from app.api.schema import schema
-from app.domain.errors import Conflict
-from app.domain.idempotency import CLAIM, RECORD_RESULT
-from app.domain.principal import Principal
+from app.domain.kernel.errors import Conflict
+from app.domain.kernel.idempotency import CLAIM, RECORD_RESULT
+from app.domain.kernel.principal import Principal
 from app.model.enums import Role
 
 AGENT = Principal(client_id="c1", role=Role.AGENT, key_id="k1", agent_name="tester")

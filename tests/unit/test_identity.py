@@ -1,9 +1,9 @@
 import pytest
 
-from app.domain.apikeys import generate_secret, hash_secret, looks_like_key
-from app.domain.errors import Forbidden, ValidationFailed
-from app.domain.ids import check_id, new_id
-from app.domain.principal import Principal
+from app.domain.kernel.errors import Forbidden, ValidationFailed
+from app.domain.kernel.ids import check_id, new_id
+from app.domain.kernel.principal import Principal
+from app.domain.keys.repository import generate_secret, hash_secret, looks_like_key
 from app.graph.identifiers import cypher_label, cypher_rel_type
 from app.model.enums import Role
 
@@ -54,14 +54,14 @@ def test_roles_gate_writes() -> None:
 def test_only_pure_introspection_passes_without_a_key() -> None:
     import json
 
-    from app.api.introspection import introspection_document
-    from app.api.request_body import BadBody, request_json
+    from app.api.edge.introspection import introspection_document
+    from app.api.edge.request_body import BadBody, request_json
 
     def body(query: str) -> bytes:
         return json.dumps({"query": query}).encode()
 
     def only_introspection(body: bytes) -> bool:
-        """What RequireApiKey decides for a POST without a key (app/auth.py)."""
+        """What RequireApiKey decides for a POST without a key (app/web/auth.py)."""
         try:
             parsed = request_json({"headers": [(b"content-type", b"application/json")]}, body)
         except BadBody:

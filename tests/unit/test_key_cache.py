@@ -1,4 +1,4 @@
-"""The API key resolver's cache (app/key_cache.py) with a fake graph that counts its reads."""
+"""The API key resolver's cache (app/web/key_cache.py) with a fake graph that counts its reads."""
 
 from __future__ import annotations
 
@@ -9,10 +9,16 @@ from typing import Any
 
 import pytest
 
-from app.domain.apikey_admin import expires_in
-from app.domain.apikeys import FoundKey, KeyStatus, check_expiry, generate_secret, key_status
-from app.domain.errors import ValidationFailed
-from app.key_cache import KeyResolver
+from app.domain.kernel.errors import ValidationFailed
+from app.domain.keys import expires_in
+from app.domain.keys.repository import (
+    FoundKey,
+    KeyStatus,
+    check_expiry,
+    generate_secret,
+    key_status,
+)
+from app.web.key_cache import KeyResolver
 
 
 class FakeGraph:

@@ -1,5 +1,6 @@
-"""Keyless introspection (app/api/introspection.py, review E2): answers cached by the normalised
-request, builds one at a time off the event loop, and a budget of builds for all addresses."""
+"""Keyless introspection (app/api/edge/introspection.py, review E2): answers cached by the
+normalised request, builds one at a time off the event loop, and a budget of builds for all
+addresses."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from typing import Any
 
 from starlette.types import Message, Receive, Scope, Send
 
-from app.api.introspection import IntrospectionAnswers, _request_key, introspection_document
+from app.api.edge.introspection import IntrospectionAnswers, _request_key, introspection_document
 
 STANDARD = "query IntrospectionQuery { __schema { queryType { name } types { name } } }"
 

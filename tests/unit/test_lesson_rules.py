@@ -9,9 +9,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from app.domain import lesson_rules as rules
-from app.domain import memory_links
-from app.domain.errors import InvalidTransition, ValidationFailed
+from app.domain.kernel.errors import InvalidTransition, ValidationFailed
+from app.domain.lessons import links as memory_links
+from app.domain.lessons import rules
 from app.graph.cypher_files import load_migrations, named_query
 from app.graph.identifiers import RelType
 from app.model import MODEL

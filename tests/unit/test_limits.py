@@ -1,4 +1,4 @@
-"""The query limit rule (app/api/limits.py): strawberry's limits, at a linear cost."""
+"""The query limit rule (app/api/edge/limits.py): strawberry's limits, at a linear cost."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import time
 import pytest
 from graphql import build_schema, get_introspection_query, parse, specified_rules, validate
 
-from app.api.limits import DocumentMeasure, Measure, limit_rule
+from app.api.edge.limits import DocumentMeasure, Measure, limit_rule
 
 SCHEMA = build_schema(
     """

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from app.services.local import SUITE_NEO4J_BOLT_PORT, suite_environment
-from app.services.neo4j_local import _debug_log_progress
+from app.devenv.neo4j import _debug_log_progress
+from app.devenv.servers import SUITE_NEO4J_BOLT_PORT, suite_environment
 from app.settings import Settings
 
 

@@ -6,9 +6,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from app.domain import memory_rules as rules
-from app.domain import memory_value_rules as values
-from app.domain.errors import ValidationFailed
+from app.domain.kernel.errors import ValidationFailed
+from app.domain.memory import rules
+from app.domain.memory import value_rules as values
 
 NOW = datetime(2026, 11, 26, 12, 0, tzinfo=UTC)
 

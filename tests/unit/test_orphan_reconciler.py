@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from app.artifacts.orphans import OrphanReconciler, referenced_query
-from app.domain.errors import Unavailable
+from app.domain.kernel.errors import Unavailable
 from app.graph.executor import GraphExecutor
 from tests.unit.test_staged_uploads import FakeStore
 

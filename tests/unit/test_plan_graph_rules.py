@@ -7,18 +7,18 @@ from typing import Any
 
 import pytest
 
-from app.domain.errors import CycleDetected, Forbidden, InvalidTransition, ValidationFailed
-from app.domain.plan_approval import check_approval, check_ref_editable
-from app.domain.plan_edges import ANY_PLAN_EDGE, CHECK_EDGE, relationship_type
-from app.domain.plan_graph_rules import check_graph, topological_order
-from app.domain.plan_node_rules import (
+from app.domain.kernel.errors import CycleDetected, Forbidden, InvalidTransition, ValidationFailed
+from app.domain.kernel.principal import Principal
+from app.domain.plans.approval import check_approval, check_ref_editable
+from app.domain.plans.edges import ANY_PLAN_EDGE, CHECK_EDGE, relationship_type
+from app.domain.plans.graph_rules import check_graph, topological_order
+from app.domain.plans.node_rules import (
     NODE_TRANSITIONS,
     check_new_node,
     check_node_changes,
     check_node_transition,
     decode_inputs,
 )
-from app.domain.principal import Principal
 from app.model.enums import PlanEdgeType, PlanNodeStatus, PlanStatus, Role
 
 S = PlanNodeStatus

@@ -2,9 +2,9 @@ from datetime import UTC, datetime
 
 import pytest
 
-from app.domain.errors import InvalidTransition, ValidationFailed
-from app.domain.pagination import decode_cursor, encode_cursor, keyset_params
-from app.domain.plan_rules import PLAN_TRANSITIONS, check_plan_fields, check_transition
+from app.domain.kernel.errors import InvalidTransition, ValidationFailed
+from app.domain.kernel.pagination import decode_cursor, encode_cursor, keyset_params
+from app.domain.plans.rules import PLAN_TRANSITIONS, check_plan_fields, check_transition
 from app.model.enums import PlanStatus
 
 

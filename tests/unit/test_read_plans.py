@@ -6,8 +6,8 @@ from typing import Any
 
 from graphql import FieldNode, OperationDefinitionNode, parse
 
-from app.api.read_learning import ReadLearning
-from app.api.read_plans import MAX_PLANS, ReadPlans
+from app.api.read.learning import ReadLearning
+from app.api.read.plans import MAX_PLANS, ReadPlans
 
 ROW = {"id": "x"}
 

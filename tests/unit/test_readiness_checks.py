@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from app.readiness_checks import READY_FOR_S, Checks, SharedChecks
+from app.web.readiness_checks import READY_FOR_S, Checks, SharedChecks
 
 
 class CountedChecks:

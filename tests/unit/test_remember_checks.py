@@ -1,4 +1,4 @@
-"""`remember` checks a memory's fields once per call (app/domain/memory_records.py): the checked
+"""`remember` checks a memory's fields once per call (app/domain/memory/records.py): the checked
 memory is the one whose content is stored and written. The graph write is a stand-in here."""
 
 from __future__ import annotations
@@ -10,9 +10,10 @@ from typing import Any
 
 import pytest
 
-from app.domain import memory_fields, memory_records
-from app.domain.memory_fields import PreparedMemory
-from app.domain.principal import Principal
+from app.domain.kernel.principal import Principal
+from app.domain.memory import PreparedMemory
+from app.domain.memory import fields as memory_fields
+from app.domain.memory import records as memory_records
 from app.model.enums import Role
 
 AGENT = Principal(client_id="c1", role=Role.AGENT, key_id="k1", agent_name="tester")

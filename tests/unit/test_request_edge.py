@@ -13,11 +13,11 @@ from typing import Any
 import pytest
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.api.introspection import introspection_document
-from app.api.rate_limit import RateLimit
-from app.api.request_body import MAX_NESTING, BadBody, nests_deeper, parse_json, request_json
-from app.api.text_input import InputRefused, check_json, check_text
-from app.middleware import RequestEdge
+from app.api.edge.introspection import introspection_document
+from app.api.edge.rate_limit import RateLimit
+from app.api.edge.request_body import MAX_NESTING, BadBody, nests_deeper, parse_json, request_json
+from app.api.edge.text_input import InputRefused, check_json, check_text
+from app.web.middleware import RequestEdge
 
 JSON_SCOPE: Scope = {"type": "http", "headers": [(b"content-type", b"application/json")]}
 

@@ -1,6 +1,6 @@
-"""The idempotency result codec (app/domain/result_codec.py) on arbitrary JSON: a caller's content
-may hold maps whose keys look like the codec's own tags ("$t", "v", "c") and values that look like
-tag names; every such value comes back exactly (review 2 of issue 11, M-4)."""
+"""The idempotency result codec (app/domain/kernel/result_codec.py) on arbitrary JSON: a caller's
+content may hold maps whose keys look like the codec's own tags ("$t", "v", "c") and values that
+look like tag names; every such value comes back exactly (review 2 of issue 11, M-4)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import random
 from datetime import UTC, datetime
 from typing import Any
 
-from app.domain.memory_sessions import SessionStart
-from app.domain.result_codec import decode, encode
+from app.domain.kernel.result_codec import decode, encode
+from app.domain.sessions.repository import SessionStart
 
 KEYS = ["$t", "v", "c", "id", "$", "t", ""]
 WORDS = ["map", "tuple", "datetime", "date", "bytes", "enum", "dataclass", "x", "$t"]

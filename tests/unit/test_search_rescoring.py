@@ -12,7 +12,7 @@ from typing import Any, cast
 
 import pytest
 
-from app.domain.errors import Unavailable
+from app.domain.kernel.errors import Unavailable
 from app.graph.executor import GraphExecutor
 from app.request_deadline import request_deadline
 from app.retrieval.bm25 import (

@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from app.domain import session_rules as rules
-from app.domain.errors import InvalidTransition, ValidationFailed
-from app.domain.session_summary import summary_content, summary_text
+from app.domain.kernel.errors import InvalidTransition, ValidationFailed
+from app.domain.sessions import rules
+from app.domain.sessions.summary import summary_content, summary_text
 
 NOW = datetime(2026, 1, 7, 10, 0, tzinfo=UTC)
 SESSION = {"id": "s-1", "agent": "brad", "subject": "alice", "created_at": NOW}

@@ -20,8 +20,8 @@ from neo4j.exceptions import ServiceUnavailable
 
 from app.artifacts.staged import staged_uploads
 from app.artifacts.store import ArtifactStore
-from app.domain.errors import NotFound, Unavailable
-from app.domain.principal import Principal
+from app.domain.kernel.errors import NotFound, Unavailable
+from app.domain.kernel.principal import Principal
 from app.graph.executor import GraphExecutor, Tx
 from app.model.enums import Role
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.domain.summarizer import MAX_SHORT, Message, summarize
+from app.domain.conversations.summarizer import MAX_SHORT, Message, summarize
 
 
 def inbound(text: str, **extra: object) -> Message:

@@ -11,8 +11,8 @@ import time
 
 import pytest
 
-from app.domain import conversation_vocab as v
-from app.domain.summarizer import MAX_SCANNED, Message, summarize
+from app.domain.conversations import vocab as v
+from app.domain.conversations.summarizer import MAX_SCANNED, Message, summarize
 
 HOSTILE_UNITS = ["a", "1", " ", "1 ", "a@", "a.", "@a", "?", " ?", "$1", "1 a ", "a-", "1(", "\n"]
 LONG = 20_000

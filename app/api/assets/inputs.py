@@ -9,7 +9,7 @@ from datetime import datetime
 import strawberry
 from strawberry.scalars import JSON
 
-from app.domain.errors import ValidationFailed
+from app.domain.kernel.errors import ValidationFailed
 from app.model.enums import (
     ApprovalStatus,
     AssetType,

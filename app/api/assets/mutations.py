@@ -15,9 +15,9 @@ from app.api.assets.publishing import PublishingMutations
 from app.api.context import Info
 from app.api.idempotent import IdempotencyKey, create_once, idempotent
 from app.api.inputs import given_fields
-from app.api.reads import load_written, load_written_at
+from app.api.read.nodes import load_written, load_written_at
 from app.api.types.assets import ApprovalRecord, Asset, AssetVariant, PromptArtifact
-from app.domain import approvals, assets, prompts, variants
+from app.domain import assets
 from app.graph.executor import GraphExecutor
 from app.model.enums import AssetStatus, VariantStatus
 
@@ -69,7 +69,7 @@ class AssetGraphMutations:
         media = i.upload_bytes(fields.pop("content_base64"))
         content_type = fields.pop("content_type")
         asset_id = fields.pop("asset_id")
-        written = await variants.create_variant(
+        written = await assets.create_variant(
             info.context.graph,
             info.context.services.artifacts,
             principal=info.context.caller(),
@@ -85,7 +85,7 @@ class AssetGraphMutations:
     async def update_asset_variant(
         self, info: Info, id: strawberry.ID, input: i.UpdateAssetVariantInput
     ) -> AssetVariant:
-        record = await variants.update_variant(
+        record = await assets.update_variant(
             info.context.graph,
             principal=info.context.caller(),
             variant_id=id,
@@ -97,7 +97,7 @@ class AssetGraphMutations:
     async def transition_asset_variant(
         self, info: Info, id: strawberry.ID, to: VariantStatus
     ) -> AssetVariant:
-        record = await variants.transition_variant(
+        record = await assets.transition_variant(
             info.context.graph, principal=info.context.caller(), variant_id=id, target=to
         )
         return await load_written(info, "AssetVariant", record)  # type: ignore[no-any-return]
@@ -109,7 +109,7 @@ class AssetGraphMutations:
     ) -> PromptArtifact:
         async def create(graph: GraphExecutor) -> dict[str, Any]:
             fields = dataclasses.asdict(input)  # anew on every run: it may be retried
-            return await prompts.create_prompt(
+            return await assets.create_prompt(
                 graph,
                 info.context.services.artifacts,
                 principal=info.context.caller(),
@@ -130,7 +130,7 @@ class AssetGraphMutations:
         async def create(graph: GraphExecutor) -> dict[str, Any]:
             fields = dataclasses.asdict(input)  # anew on every run: it may be retried
             del fields["content_base64"]
-            return await approvals.create_approval(
+            return await assets.create_approval(
                 graph,
                 info.context.services.artifacts,
                 principal=info.context.caller(),
@@ -146,7 +146,7 @@ class AssetGraphMutations:
     async def decide_approval(
         self, info: Info, id: strawberry.ID, input: i.DecideApprovalInput
     ) -> ApprovalRecord:
-        record = await approvals.decide_approval(
+        record = await assets.decide_approval(
             info.context.graph,
             info.context.services.artifacts,
             principal=info.context.caller(),

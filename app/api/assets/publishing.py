@@ -10,9 +10,9 @@ from app.api.assets import inputs as i
 from app.api.context import Info
 from app.api.idempotent import IdempotencyKey, create_once, idempotent
 from app.api.inputs import given_fields
-from app.api.reads import load_written
+from app.api.read.nodes import load_written
 from app.api.types.publishing import EvidenceArtifact, PublishPackage, PublishRun
-from app.domain import publish_runs, publishing
+from app.domain import assets
 from app.model.enums import PackageStatus
 
 
@@ -25,7 +25,7 @@ class PublishingMutations:
     ) -> PublishPackage:
         record = await create_once(
             info,
-            lambda graph: publishing.create_package(
+            lambda graph: assets.create_package(
                 graph, principal=info.context.caller(), fields=dataclasses.asdict(input)
             ),
         )
@@ -35,7 +35,7 @@ class PublishingMutations:
     async def update_publish_package(
         self, info: Info, id: strawberry.ID, input: i.UpdatePublishPackageInput
     ) -> PublishPackage:
-        record = await publishing.update_package(
+        record = await assets.update_package(
             info.context.graph,
             principal=info.context.caller(),
             package_id=id,
@@ -50,7 +50,7 @@ class PublishingMutations:
     async def transition_publish_package(
         self, info: Info, id: strawberry.ID, to: PackageStatus
     ) -> PublishPackage:
-        record = await publishing.transition_package(
+        record = await assets.transition_package(
             info.context.graph, principal=info.context.caller(), package_id=id, target=to
         )
         return await load_written(info, "PublishPackage", record)  # type: ignore[no-any-return]
@@ -62,7 +62,7 @@ class PublishingMutations:
     ) -> PublishRun:
         record = await create_once(
             info,
-            lambda graph: publish_runs.start_run(
+            lambda graph: assets.start_run(
                 graph,
                 principal=info.context.caller(),
                 package_id=input.package_id,
@@ -75,7 +75,7 @@ class PublishingMutations:
     async def finish_publish_run(
         self, info: Info, id: strawberry.ID, input: i.FinishPublishRunInput
     ) -> PublishRun:
-        record = await publish_runs.finish_run(
+        record = await assets.finish_run(
             info.context.graph,
             principal=info.context.caller(),
             run_id=id,
@@ -93,7 +93,7 @@ class PublishingMutations:
         data = i.upload_bytes(input.content_base64)
         record = await create_once(
             info,
-            lambda graph: publish_runs.add_evidence(
+            lambda graph: assets.add_evidence(
                 graph,
                 info.context.services.artifacts,
                 principal=info.context.caller(),

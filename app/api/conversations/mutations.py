@@ -1,5 +1,5 @@
-"""Conversation mutations: thin resolvers over app/domain (conversations, conversation_events,
-conversation_summaries); each is one transaction, validated before it writes."""
+"""Conversation mutations: thin resolvers over app/domain/conversations (threads, events,
+summaries); each is one transaction, validated before it writes."""
 
 from __future__ import annotations
 
@@ -12,11 +12,10 @@ from app.api.conversations import inputs as i
 from app.api.conversations import outputs as o
 from app.api.idempotent import IdempotencyKey, create_once, idempotent
 from app.api.inputs import given_fields
-from app.api.reads import load_written, load_written_at
+from app.api.read.nodes import load_written, load_written_at
 from app.api.types.conversations import ConversationEvent, ConversationThread
-from app.domain import conversation_events, conversation_summaries, conversations
-from app.domain.conversation_rules import ConversationPolicy
-from app.domain.conversation_summaries import SummaryWrite
+from app.domain import conversations
+from app.domain.conversations import ConversationPolicy, SummaryWrite
 from app.model.enums import HandoffState, ThreadStatus
 
 
@@ -90,7 +89,7 @@ class ConversationMutations:
     async def append_conversation_event(
         self, info: Info, input: i.AppendConversationEventInput
     ) -> o.AppendConversationEventPayload:
-        written = await conversation_events.append_event(
+        written = await conversations.append_event(
             info.context.graph,
             info.context.services.artifacts,
             principal=info.context.caller(),
@@ -107,7 +106,7 @@ class ConversationMutations:
     async def append_conversation_events(
         self, info: Info, events: list[i.AppendConversationEventInput]
     ) -> o.AppendConversationEventsPayload:
-        written = await conversation_events.append_events(
+        written = await conversations.append_events(
             info.context.graph,
             info.context.services.artifacts,
             principal=info.context.caller(),
@@ -129,7 +128,7 @@ class ConversationMutations:
     async def request_thread_summary(
         self, info: Info, thread_id: strawberry.ID
     ) -> ConversationThread:
-        record = await conversation_summaries.request_summary(
+        record = await conversations.request_summary(
             info.context.graph, principal=info.context.caller(), thread_id=thread_id
         )
         return await load_written(info, "ConversationThread", record)  # type: ignore[no-any-return]
@@ -152,7 +151,7 @@ class ConversationMutations:
     ) -> o.ThreadSummaryPayload:
         written = await create_once(
             info,
-            lambda graph: conversation_summaries.write_summary(
+            lambda graph: conversations.write_summary(
                 graph,
                 info.context.services.artifacts,
                 principal=info.context.caller(),
@@ -176,7 +175,7 @@ class ConversationMutations:
     ) -> o.ThreadSummaryPayload:
         written = await create_once(
             info,
-            lambda graph: conversation_summaries.summarize_thread(
+            lambda graph: conversations.summarize_thread(
                 graph,
                 info.context.services.artifacts,
                 principal=info.context.caller(),

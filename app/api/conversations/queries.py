@@ -7,7 +7,7 @@ import strawberry
 
 from app.api.context import Info
 from app.api.types.conversations import ConversationEvent, ConversationThread
-from app.domain import conversation_reads, conversation_summaries
+from app.domain import conversations
 
 
 @strawberry.type
@@ -19,7 +19,7 @@ class ConversationQueries:
     async def threads_needing_summary(
         self, info: Info, first: int = 20
     ) -> list[ConversationThread]:
-        records = await conversation_summaries.summary_queue(
+        records = await conversations.summary_queue(
             info.context.graph, principal=info.context.caller(), first=first
         )
         return [ConversationThread.from_row(record) for record in records]
@@ -30,7 +30,7 @@ class ConversationQueries:
     async def thread_events(
         self, info: Info, thread_id: strawberry.ID, after_sequence: int = 0, first: int = 50
     ) -> list[ConversationEvent]:
-        _, events = await conversation_reads.thread_events(
+        _, events = await conversations.thread_events(
             info.context.graph,
             principal=info.context.caller(),
             thread_id=thread_id,
@@ -44,7 +44,7 @@ class ConversationQueries:
         "against textSha256) when it was too long to keep inline."
     )
     async def conversation_event_text(self, info: Info, id: strawberry.ID) -> str | None:
-        return await conversation_reads.event_text(
+        return await conversations.event_text(
             info.context.graph,
             info.context.services.artifacts,
             principal=info.context.caller(),

@@ -9,9 +9,9 @@ import strawberry
 from app.api.context import Info
 from app.api.engagement import inputs as i
 from app.api.engagement import outputs as o
-from app.api.reads import load_written_at
+from app.api.read.nodes import load_written_at
 from app.domain import engagement
-from app.domain.metrics import ingest_metrics
+from app.domain.engagement import ingest_metrics
 
 
 @strawberry.type

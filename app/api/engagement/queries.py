@@ -10,8 +10,8 @@ import strawberry
 
 from app.api.context import Info
 from app.api.engagement.outputs import MetricRollupRow
-from app.domain import metrics
-from app.domain.metric_rules import RollupBucket, RollupGroupBy
+from app.domain import engagement
+from app.domain.engagement import RollupBucket, RollupGroupBy
 from app.model.enums import MetricType
 
 strawberry.enum(RollupGroupBy, description="What a metric rollup groups by.")
@@ -37,7 +37,7 @@ class EngagementQueries:
         bucket: RollupBucket = RollupBucket.NONE,
         first: int = 100,
     ) -> list[MetricRollupRow]:
-        rows = await metrics.metric_rollup(
+        rows = await engagement.metric_rollup(
             info.context.graph,
             principal=info.context.caller(),
             group_by=group_by,

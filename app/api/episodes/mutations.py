@@ -16,7 +16,7 @@ from app.api.episodes.inputs import (
     StartEpisodeInput,
 )
 from app.api.idempotent import IdempotencyKey, create_once, idempotent
-from app.api.reads import load_written
+from app.api.read.nodes import load_written
 from app.api.types.agents import Agent, AgentEpisode
 from app.domain import agents, episodes
 from app.graph.executor import GraphExecutor

@@ -7,11 +7,11 @@ import strawberry
 
 from app.api.context import Info
 from app.api.episodes import outputs as o
-from app.api.reads import load_written
+from app.api.read.nodes import load_written
 from app.api.types.agents import Agent, AgentEpisode
 from app.domain import agents, episodes
-from app.domain.errors import NotFound, ValidationFailed
-from app.domain.ids import check_id
+from app.domain.kernel.errors import NotFound, ValidationFailed
+from app.domain.kernel.ids import check_id
 from app.graph.cypher_files import named_query
 from app.graph.values import plain
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import strawberry
 
-from app.domain.apikeys import KeyStatus, key_status
+from app.domain.keys import KeyStatus, key_status
 from app.model.enums import Role
 
 # The domain's statuses, as the GraphQL enum ApiKeyStatus.

@@ -10,10 +10,10 @@ import strawberry
 
 from app.api.context import Info
 from app.api.keys.outputs import ApiKey, IssuedApiKey
-from app.domain import apikey_admin
-from app.domain.apikeys import IssuedKey, issue_key
-from app.domain.errors import Forbidden, ValidationFailed
-from app.domain.principal import Principal
+from app.domain import keys
+from app.domain.kernel.errors import Forbidden, ValidationFailed
+from app.domain.kernel.principal import Principal
+from app.domain.keys import IssuedKey, issue_key
 from app.model.enums import Role
 
 EXPIRY = "expiresAt, or expiresInSeconds from now (at most one; none: never expires)."
@@ -36,7 +36,7 @@ def _expiry(expires_at: datetime | None, expires_in_seconds: int | None) -> date
 
 
 async def _issued(info: Info, issued: IssuedKey) -> IssuedApiKey:
-    row = await apikey_admin.get_key(
+    row = await keys.get_key(
         info.context.graph, client_id=issued.principal.client_id, key_id=issued.key_id
     )
     return IssuedApiKey(key=ApiKey.from_row(row), secret=issued.secret)
@@ -57,7 +57,7 @@ class ApiKeyQueries:
     @strawberry.field(description="The client's API keys, oldest first (admins).")
     async def api_keys(self, info: Info, include_revoked: bool = True) -> list[ApiKey]:
         principal = _admin(info)
-        rows = await apikey_admin.list_keys(
+        rows = await keys.list_keys(
             info.context.graph, client_id=principal.client_id, include_revoked=include_revoked
         )
         return [ApiKey.from_row(row) for row in rows]
@@ -89,9 +89,7 @@ class ApiKeyMutations:
                 "rotateApiKey to replace it",
                 id=principal.key_id,
             )
-        row = await apikey_admin.revoke_key(
-            info.context.graph, client_id=principal.client_id, key_id=id
-        )
+        row = await keys.revoke_key(info.context.graph, client_id=principal.client_id, key_id=id)
         return ApiKey.from_row(row)
 
     @strawberry.mutation(
@@ -108,7 +106,7 @@ class ApiKeyMutations:
         expires_in_seconds: int | None = None,
     ) -> IssuedApiKey:
         principal = _admin(info)
-        issued = await apikey_admin.rotate_key(
+        issued = await keys.rotate_key(
             info.context.graph,
             client_id=principal.client_id,
             key_id=id,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import strawberry
 
 from app.api.context import Info
-from app.domain.lesson_rules import LessonPolicy
+from app.domain.lessons import LessonPolicy
 from app.model.enums import LessonScope, LessonType
 
 

@@ -11,9 +11,9 @@ import strawberry
 from app.api.context import Info
 from app.api.idempotent import IdempotencyKey, create_once, idempotent
 from app.api.lessons.inputs import CreateLessonInput, policy
-from app.api.reads import load_written
+from app.api.read.nodes import load_written
 from app.api.types.lessons import ClientSnapshot, Lesson
-from app.domain import client_snapshots, lessons
+from app.domain import lessons
 
 
 @strawberry.type(description="What retireStaleLessons retired.")
@@ -112,7 +112,7 @@ class LessonMutations:
     ) -> ClientSnapshot:
         record = await create_once(
             info,
-            lambda graph: client_snapshots.generate_client_snapshot(
+            lambda graph: lessons.generate_client_snapshot(
                 graph,
                 info.context.services.artifacts,
                 principal=info.context.caller(),

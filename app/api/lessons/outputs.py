@@ -6,7 +6,7 @@ from typing import Any
 
 import strawberry
 
-from app.api.links.outputs import RecordLink, record_link
+from app.api.lessons.link_outputs import RecordLink, record_link
 from app.api.types.agents import Agent, AgentEpisode
 from app.api.types.assets import Asset
 from app.api.types.engagement import EngagementEvent, PerformanceMetric

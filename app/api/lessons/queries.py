@@ -12,9 +12,9 @@ from app.api.lessons import outputs as o
 from app.api.lessons.inputs import LessonWhere, policy
 from app.api.types.lessons import Lesson
 from app.domain import lessons
-from app.domain.errors import NotFound, ValidationFailed
-from app.domain.field_rules import check_text
-from app.domain.ids import check_id
+from app.domain.kernel.errors import NotFound, ValidationFailed
+from app.domain.kernel.field_rules import check_text
+from app.domain.kernel.ids import check_id
 from app.domain.lessons import lesson_record
 from app.graph.cypher_files import named_query
 from app.graph.values import plain

@@ -12,9 +12,8 @@ from app.api.memory import outputs as o
 from app.api.memory.inputs import AccessLogWhere
 from app.api.types.connection import Connection, connection
 from app.api.types.memory import AccessLogEntry
-from app.domain.access_log_reads import list_access_log
-from app.domain.errors import AppError
-from app.domain.memory_sweeper import MemorySweeper
+from app.domain.kernel.errors import AppError
+from app.domain.memory import MemorySweeper, list_access_log
 from app.model.enums import Role
 
 

@@ -9,8 +9,7 @@ from app.api.memory import outputs as o
 from app.api.memory.nodes import as_node, as_nodes, connection_nodes, root, selects
 from app.api.types.connection import Connection, connection
 from app.api.types.memory import MemoryRecord, MemoryVersion
-from app.domain import memory_documents as docs
-from app.domain import memory_lists, memory_records
+from app.domain import memory
 from app.model.enums import MemoryKind, ProcedureType
 
 
@@ -20,11 +19,11 @@ class DocumentQueries:
     async def semantic_document(
         self, info: Info, object_id: str, subject: str | None = None, agent: str | None = None
     ) -> MemoryRecord:
-        record = await memory_records.recall(
+        record = await memory.recall(
             info.context.graph,
             info.context.services.artifacts,
             principal=info.context.caller(),
-            namespace=docs.semantic_namespace(subject, agent),
+            namespace=memory.semantic_namespace(subject, agent),
             key=object_id,
             kind=MemoryKind.SEMANTIC.value,
             hydrated=selects(root(info).selections, "content"),
@@ -33,11 +32,11 @@ class DocumentQueries:
 
     @strawberry.field(description="An agent's procedure by name.")
     async def procedure(self, info: Info, agent: str, name: str) -> MemoryRecord:
-        record = await memory_records.recall(
+        record = await memory.recall(
             info.context.graph,
             info.context.services.artifacts,
             principal=info.context.caller(),
-            namespace=docs.procedure_namespace(agent),
+            namespace=memory.procedure_namespace(agent),
             key=name,
             kind=MemoryKind.PROCEDURAL.value,
             hydrated=selects(root(info).selections, "content"),
@@ -55,11 +54,11 @@ class DocumentQueries:
     ) -> Connection[MemoryRecord]:
         selections = connection_nodes(info)
         where = {
-            "namespace_prefix": docs.procedure_prefix(agent),
+            "namespace_prefix": memory.procedure_prefix(agent),
             "kinds": [MemoryKind.PROCEDURAL.value],
             "procedure_type": procedure_type,
         }
-        records, total = await memory_lists.list_records(
+        records, total = await memory.list_records(
             info.context.graph,
             info.context.services.artifacts if selects(selections, "content") else None,
             principal=info.context.caller(),
@@ -72,10 +71,10 @@ class DocumentQueries:
 
     @strawberry.field(description="A procedure and its earlier versions, newest first.")
     async def procedure_history(self, info: Info, agent: str, name: str) -> o.MemoryHistory:
-        found = await memory_records.history(
+        found = await memory.history(
             info.context.graph,
             principal=info.context.caller(),
-            namespace=docs.procedure_namespace(agent),
+            namespace=memory.procedure_namespace(agent),
             key=name,
         )
         return o.MemoryHistory(

@@ -1,5 +1,5 @@
 """Semantic documents (by object id) and procedures (per agent, by name, versions kept): thin
-operations over memory records of kind semantic and procedural (app/domain/memory_documents)."""
+operations over memory records of kind semantic and procedural (app/domain/memory/documents)."""
 
 from __future__ import annotations
 
@@ -14,8 +14,7 @@ from app.api.memory import outputs as o
 from app.api.memory.inputs import ProcedureInput, policy
 from app.api.memory.nodes import as_node
 from app.api.types.memory import MemoryRecord
-from app.domain import memory_documents as docs
-from app.domain import memory_records
+from app.domain import memory
 
 
 @strawberry.type
@@ -41,7 +40,7 @@ class DocumentMutations:
     ) -> MemoryRecord:
         record = await create_once(
             info,
-            lambda graph: docs.put_semantic_document(
+            lambda graph: memory.put_semantic_document(
                 graph,
                 info.context.services.artifacts,
                 principal=info.context.caller(),
@@ -64,11 +63,11 @@ class DocumentMutations:
         agent: str | None = None,
         hard: bool = False,
     ) -> o.ForgetResult:
-        row = await memory_records.forget(
+        row = await memory.forget(
             info.context.graph,
             info.context.services.artifacts,
             principal=info.context.caller(),
-            namespace=docs.semantic_namespace(subject, agent),
+            namespace=memory.semantic_namespace(subject, agent),
             key=object_id,
             hard=hard,
         )
@@ -84,7 +83,7 @@ class DocumentMutations:
     ) -> MemoryRecord:
         record = await create_once(
             info,
-            lambda graph: docs.put_procedure(
+            lambda graph: memory.put_procedure(
                 graph,
                 info.context.services.artifacts,
                 principal=info.context.caller(),
@@ -107,11 +106,11 @@ class DocumentMutations:
     async def delete_procedure(
         self, info: Info, agent: str, name: str, hard: bool = False
     ) -> o.ForgetResult:
-        row = await memory_records.forget(
+        row = await memory.forget(
             info.context.graph,
             info.context.services.artifacts,
             principal=info.context.caller(),
-            namespace=docs.procedure_namespace(agent),
+            namespace=memory.procedure_namespace(agent),
             key=name,
             hard=hard,
         )

@@ -10,8 +10,7 @@ import strawberry
 from strawberry.scalars import JSON
 
 from app.api.context import Info
-from app.domain.memory_content import ContentPolicy
-from app.domain.memory_fields import MemoryPolicy
+from app.domain.memory import ContentPolicy, MemoryPolicy
 from app.model.enums import AccessOutcome, MemoryKind, ProcedureType
 
 

@@ -13,9 +13,9 @@ from app.api.memory import outputs as o
 from app.api.memory.inputs import NamespaceInput, RememberInput, policy
 from app.api.memory.nodes import as_node
 from app.api.types.memory import MemoryArtifact, MemoryRecord
-from app.domain import memory_records
-from app.domain.errors import ValidationFailed
-from app.domain.memory_artifacts import attach_artifact
+from app.domain import memory
+from app.domain.kernel.errors import ValidationFailed
+from app.domain.memory import attach_artifact
 
 
 def decoded_base64(value: str) -> bytes:
@@ -40,7 +40,7 @@ class MemoryMutations:
     ) -> MemoryRecord:
         record = await create_once(
             info,
-            lambda graph: memory_records.remember(
+            lambda graph: memory.remember(
                 graph,
                 info.context.services.artifacts,
                 principal=info.context.caller(),
@@ -63,7 +63,7 @@ class MemoryMutations:
         key: str | None = None,
         hard: bool = False,
     ) -> o.ForgetResult:
-        row = await memory_records.forget(
+        row = await memory.forget(
             info.context.graph,
             info.context.services.artifacts,
             principal=info.context.caller(),

@@ -10,7 +10,7 @@ from app.api.memory.inputs import MemoryWhere, NamespaceInput
 from app.api.memory.nodes import as_node, as_nodes, connection_nodes, root, selects
 from app.api.types.connection import Connection, connection
 from app.api.types.memory import MemoryRecord, MemoryVersion
-from app.domain import memory_lists, memory_records
+from app.domain import memory
 
 
 @strawberry.type
@@ -27,7 +27,7 @@ class MemoryQueries:
         namespace: NamespaceInput | None = None,
         key: str | None = None,
     ) -> MemoryRecord:
-        record = await memory_records.recall(
+        record = await memory.recall(
             info.context.graph,
             info.context.services.artifacts,
             principal=info.context.caller(),
@@ -51,7 +51,7 @@ class MemoryQueries:
         include_inactive: bool = False,
     ) -> Connection[MemoryRecord]:
         selections = connection_nodes(info)
-        records, total = await memory_lists.list_records(
+        records, total = await memory.list_records(
             info.context.graph,
             info.context.services.artifacts if selects(selections, "content") else None,
             principal=info.context.caller(),
@@ -75,7 +75,7 @@ class MemoryQueries:
         key: str | None = None,
         include_inactive: bool = False,
     ) -> o.MemoryHistory:
-        found = await memory_records.history(
+        found = await memory.history(
             info.context.graph,
             principal=info.context.caller(),
             record_id=id,

@@ -1,5 +1,5 @@
 """Searching memories, semantic documents and procedures (app/retrieval through
-app/domain/memory_search)."""
+app/domain/memory/search)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from app.api.memory import outputs as o
 from app.api.memory.inputs import MemoryWhere
 from app.api.memory.nodes import as_nodes, root, under
 from app.api.search import inputs as _search_inputs  # noqa: F401 - registers SearchMode
-from app.domain import memory_documents as docs
-from app.domain.memory_search import search_memories
+from app.domain import memory
+from app.domain.memory import search_memories
 from app.model.enums import MemoryKind
 from app.retrieval.search import SearchMode
 
@@ -81,6 +81,6 @@ class MemorySearchQueries:
     ) -> list[o.MemorySearchHit]:
         where = {
             "kinds": [MemoryKind.PROCEDURAL.value],
-            "namespace_prefix": docs.procedure_prefix(agent),
+            "namespace_prefix": memory.procedure_prefix(agent),
         }
         return await _hits(info, text, mode, k, where)

@@ -7,9 +7,9 @@ import strawberry
 from app.api.context import Info
 from app.api.idempotent import IdempotencyKey, create_once, idempotent
 from app.api.inputs import given_fields
-from app.api.plan_graph.inputs import ConstraintsSnapshotInput
+from app.api.plans.graph_inputs import ConstraintsSnapshotInput
 from app.api.plans.inputs import CreatePlanInput, UpdatePlanInput
-from app.api.reads import load_written
+from app.api.read.nodes import load_written
 from app.api.types.plans import Plan
 from app.domain import plans
 from app.model.enums import PlanStatus

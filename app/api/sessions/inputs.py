@@ -9,7 +9,7 @@ from strawberry.scalars import JSON
 
 from app.api.assets.inputs import upload_bytes
 from app.api.search import inputs as _search_inputs  # noqa: F401 - registers SearchMode
-from app.domain.errors import ValidationFailed
+from app.domain.kernel.errors import ValidationFailed
 
 TEXT_CONTENT_TYPE = "text/plain; charset=utf-8"
 BINARY_CONTENT_TYPE = "application/octet-stream"

@@ -1,5 +1,5 @@
-"""Session mutations: thin resolvers over app/domain (memory_sessions, session_deletes,
-session_flush, session_artifacts); each is one transaction, validated before it writes."""
+"""Session mutations: thin resolvers over app/domain/sessions (repository, deletes,
+flush, artifacts); each is one transaction, validated before it writes."""
 
 from __future__ import annotations
 
@@ -11,11 +11,11 @@ import strawberry
 from app.api.context import Info
 from app.api.idempotent import IdempotencyKey, create_once, idempotent
 from app.api.memory.inputs import policy
-from app.api.reads import load_written, load_written_at
+from app.api.read.nodes import load_written, load_written_at
 from app.api.sessions import inputs as i
 from app.api.sessions import outputs as o
 from app.api.types.memory import MemoryArtifact, MemoryRecord
-from app.domain import memory_sessions, session_artifacts, session_deletes, session_flush
+from app.domain import sessions
 from app.graph.executor import GraphExecutor
 
 
@@ -32,7 +32,7 @@ class SessionMutations:
     ) -> o.StartSessionPayload:
         started = await create_once(
             info,
-            lambda graph: memory_sessions.start_session(
+            lambda graph: sessions.start_session(
                 graph, principal=info.context.caller(), fields=dataclasses.asdict(input)
             ),
         )
@@ -50,7 +50,7 @@ class SessionMutations:
     ) -> MemoryRecord:
         async def create(graph: GraphExecutor) -> dict[str, Any]:
             fields = dataclasses.asdict(input)  # anew on every run: it may be retried
-            return await memory_sessions.put_entry(
+            return await sessions.put_entry(
                 graph,
                 info.context.services.artifacts,
                 principal=info.context.caller(),
@@ -69,7 +69,7 @@ class SessionMutations:
     async def delete_session_entry(
         self, info: Info, id: strawberry.ID, hard: bool = False
     ) -> o.DeletedSessionEntries:
-        deleted = await session_deletes.delete_entry(
+        deleted = await sessions.delete_entry(
             info.context.graph,
             info.context.services.artifacts,
             principal=info.context.caller(),
@@ -86,7 +86,7 @@ class SessionMutations:
     async def delete_session_timeline(
         self, info: Info, session_id: strawberry.ID, timeline: str, hard: bool = False
     ) -> o.DeletedSessionEntries:
-        deleted = await session_deletes.delete_timeline(
+        deleted = await sessions.delete_timeline(
             info.context.graph,
             info.context.services.artifacts,
             principal=info.context.caller(),
@@ -109,7 +109,7 @@ class SessionMutations:
     async def end_session(
         self, info: Info, id: strawberry.ID, summary: str | None = None
     ) -> o.EndSessionPayload:
-        flushed = await session_flush.end_session(
+        flushed = await sessions.end_session(
             info.context.graph, principal=info.context.caller(), session_id=id, summary=summary
         )
         return o.EndSessionPayload(
@@ -133,7 +133,7 @@ class SessionMutations:
         data, content_type = input.payload()
         artifact = await create_once(
             info,
-            lambda graph: session_artifacts.attach_artifact(
+            lambda graph: sessions.attach_artifact(
                 graph,
                 info.context.services.artifacts,
                 principal=info.context.caller(),

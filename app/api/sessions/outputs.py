@@ -11,9 +11,8 @@ import strawberry
 from app.api.sessions.inputs import RehydrateMode
 from app.api.types.memory import MemoryArtifact, MemoryRecord
 from app.api.types.sessions import MemorySession
-from app.domain.memory_content import decode_inline
-from app.domain.session_artifacts import ArtifactContent
-from app.domain.session_reads import Rehydrated
+from app.domain.memory import decode_inline
+from app.domain.sessions import ArtifactContent, Rehydrated
 from app.retrieval.search import SearchHit
 
 

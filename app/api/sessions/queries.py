@@ -7,13 +7,13 @@ import strawberry
 
 from app.api.context import Info
 from app.api.memory.nodes import as_nodes, connection_nodes, root, under
-from app.api.reads import load_written_at
+from app.api.read.nodes import load_written_at
 from app.api.sessions import outputs as o
 from app.api.sessions.inputs import RehydrateMode
 from app.api.types.connection import Connection, Edge, PageInfo
 from app.api.types.memory import MemoryRecord
-from app.domain import session_artifacts, session_reads, session_search
-from app.domain.session_search import SearchArgs
+from app.domain import sessions
+from app.domain.sessions import SearchArgs
 from app.retrieval.search import SearchMode
 
 RECORD = "MemoryRecord"
@@ -33,7 +33,7 @@ class SessionQueries:
         first: int = 50,
         after: str | None = None,
     ) -> Connection[MemoryRecord]:
-        page = await session_reads.session_entries(
+        page = await sessions.session_entries(
             info.context.graph,
             info.context.services.artifacts,
             principal=info.context.caller(),
@@ -67,7 +67,7 @@ class SessionQueries:
         k: int = 10,
     ) -> list[o.SessionEntryHit]:
         services = info.context.services
-        hits = await session_search.search_entries(
+        hits = await sessions.search_entries(
             services.graph,
             services.embedder,
             principal=info.context.caller(),
@@ -93,7 +93,7 @@ class SessionQueries:
         k: int = 10,
     ) -> list[o.EpisodicSummaryHit]:
         services = info.context.services
-        hits = await session_search.search_episodic(
+        hits = await sessions.search_episodic(
             services.graph,
             services.embedder,
             principal=info.context.caller(),
@@ -114,9 +114,9 @@ class SessionQueries:
         info: Info,
         id: strawberry.ID,
         mode: RehydrateMode = RehydrateMode.SUMMARY_ONLY,
-        limit: int = session_reads.MAX_REHYDRATE,
+        limit: int = sessions.MAX_REHYDRATE,
     ) -> o.RehydratedSession:
-        found = await session_reads.rehydrate_session(
+        found = await sessions.rehydrate_session(
             info.context.graph,
             info.context.services.artifacts,
             principal=info.context.caller(),
@@ -135,7 +135,7 @@ class SessionQueries:
 
     @strawberry.field(description="A session's transcript (or other artifact) with its bytes.")
     async def session_artifact(self, info: Info, id: strawberry.ID) -> o.SessionArtifactContent:
-        found = await session_artifacts.read_artifact(
+        found = await sessions.read_artifact(
             info.context.graph,
             info.context.services.artifacts,
             principal=info.context.caller(),

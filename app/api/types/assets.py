@@ -10,7 +10,7 @@ from strawberry.scalars import JSON
 
 from app.api.context import Info
 from app.api.types.base import NodeType, node_type, to_many, to_one
-from app.domain import prompts
+from app.domain.assets import prompts
 from app.model.enums import (
     ApprovalStatus,
     AssetStatus,

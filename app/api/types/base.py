@@ -130,7 +130,7 @@ def _split_fields(cls: type[NodeType]) -> RowFields:
 
 def text_converter(model: Entity, name: str) -> Callable[[str], Any] | None:
     """How a property that travels as text becomes the value the node type holds: JSON and
-    datetimes; None for every other property, taken as it is (from_row and app/api/fast_path
+    datetimes; None for every other property, taken as it is (from_row and app/api/read/fast_path
     both convert with this and nothing else)."""
     if name in model.jsons:
         return json.loads

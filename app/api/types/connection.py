@@ -7,7 +7,7 @@ from typing import Any, Generic, TypeVar
 
 import strawberry
 
-from app.domain.pagination import encode_cursor
+from app.domain.kernel.pagination import encode_cursor
 from app.graph.values import parse_datetime
 
 T = TypeVar("T")

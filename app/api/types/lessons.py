@@ -9,8 +9,7 @@ from strawberry.scalars import JSON
 
 from app.api.context import Info
 from app.api.types.base import NodeType, node_type, to_many
-from app.domain import lesson_rules
-from app.domain.client_snapshots import strategy_notes_text
+from app.domain.lessons import effective_confidence, is_retired, strategy_notes_text
 from app.model.enums import LessonScope, LessonType
 
 
@@ -58,12 +57,12 @@ class Lesson(NodeType):
         return (
             not self.retired
             and self.valid_to is None
-            and not lesson_rules.is_retired(_effective(self), threshold=threshold)
+            and not is_retired(_effective(self), threshold=threshold)
         )
 
 
 def _effective(lesson: Lesson) -> float:
-    return lesson_rules.effective_confidence(
+    return effective_confidence(
         confidence=lesson.confidence,
         half_life_days=lesson.decay_half_life_days,
         last_evidence_at=lesson.last_evidence_at,

@@ -1,0 +1,112 @@
+"""getContext (seed 002): what an agent should know for a task, within a token budget."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import strawberry
+
+from app.api.agents import outputs as o
+from app.api.context import Info
+from app.api.types.memory import MemoryRecord
+from app.domain import agents
+
+
+@strawberry.input(
+    description="An agent (the API key's agent by default) and a task; sessionId adds that "
+    "session's recent entries, subject narrows to what is about that subject (or no one), "
+    "text is what to search for (the task type by default)."
+)
+class ContextInput:
+    task_type: str
+    agent_name: str | None = None
+    session_id: str | None = None
+    subject: str | None = None
+    text: str | None = None
+    token_budget: int = strawberry.field(
+        default=2000, description="Tokens (estimated as characters / 4) the context may use."
+    )
+    limit: int = strawberry.field(default=10, description="Candidates per section, 1-50.")
+
+
+@strawberry.type(description="One memory record packed into a context.")
+class ContextEntry:
+    record: MemoryRecord = strawberry.field(
+        description="The record's own fields (its relationship fields are not loaded here)."
+    )
+    tokens: int = strawberry.field(description="Its estimated tokens (text and content).")
+    score: float | None = strawberry.field(description="Search score (relevant memories).")
+    why: list[str]
+
+
+@strawberry.type(
+    description="The context of an agent for a task: patterns, then session entries, workspace "
+    "context and relevant memories as far as the token budget allows."
+)
+class AgentContext:
+    agent_name: str
+    task_type: str
+    session_id: str | None
+    subject: str | None
+    patterns: o.AgentPatterns
+    patterns_included: bool = strawberry.field(
+        description="False when the budget could not hold even the patterns."
+    )
+    session_entries: list[ContextEntry] = strawberry.field(description="Newest first.")
+    workspace_context: list[ContextEntry] = strawberry.field(
+        description="Semantic and procedural records, highest priority first."
+    )
+    relevant_memories: list[ContextEntry] = strawberry.field(description="Best match first.")
+    token_budget: int
+    tokens_used: int
+    omitted: int = strawberry.field(description="Candidates left out for the budget.")
+    used_ids: list[strawberry.ID] = strawberry.field(
+        description="Every record in this context, in packing order."
+    )
+
+
+def _entries(entries: list[dict[str, Any]]) -> list[ContextEntry]:
+    return [
+        ContextEntry(
+            record=MemoryRecord.from_row(e["record"]),
+            tokens=e["tokens"],
+            score=e["score"],
+            why=e["why"],
+        )
+        for e in entries
+    ]
+
+
+@strawberry.type
+class ContextQueries:
+    @strawberry.field(
+        description="What an agent should know for a task (seed 002 get_context): its patterns, "
+        "recent session entries, workspace context and semantically relevant memories, within "
+        "a token budget, with the ids of every record used."
+    )
+    async def get_context(self, info: Info, input: ContextInput) -> AgentContext:
+        fields = dataclasses.asdict(input)
+        services = info.context.services
+        found = await agents.get_context(
+            services.graph,
+            services.embedder,
+            principal=info.context.caller(),
+            agent_name=fields.pop("agent_name"),
+            fields=fields,
+        )
+        return AgentContext(
+            agent_name=found["agent_name"],
+            task_type=found["task_type"],
+            session_id=found["session_id"],
+            subject=found["subject"],
+            patterns=o.agent_patterns(found["patterns"]),
+            patterns_included=found["patterns_included"],
+            session_entries=_entries(found["session_entries"]),
+            workspace_context=_entries(found["workspace_context"]),
+            relevant_memories=_entries(found["relevant_memories"]),
+            token_budget=found["token_budget"],
+            tokens_used=found["tokens_used"],
+            omitted=found["omitted"],
+            used_ids=[strawberry.ID(i) for i in found["used_ids"]],
+        )

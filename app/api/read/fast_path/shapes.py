@@ -1,0 +1,79 @@
+"""Which fields of a GraphQL object type the fast path completes without graphql-core.
+
+Two kinds qualify, both decided once per type from the executable schema:
+- plain attributes: strawberry's default resolver (getattr of the Python name), no field
+  extensions, no resolver of our own;
+- relationship fields whose resolver app/api/read/fast_fields installed: they only pick the rows the
+  compiled query keyed under the field's response key.
+Anything else (resolvers with logic, permissions, abstract types) is completed by graphql-core.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+from weakref import WeakKeyDictionary
+
+from graphql import GraphQLObjectType
+from strawberry.schema.schema_converter import GraphQLCoreConverter
+
+from app.api.types.base import NodeType
+from app.graph.registry import Entity, entity
+
+BACKREF = GraphQLCoreConverter.DEFINITION_BACKREF
+
+
+@dataclass(frozen=True)
+class FieldShape:
+    python_name: str
+    related_label: str | None  # set for relationship fields (rows keyed by response key)
+
+
+@dataclass(frozen=True)
+class TypeShape:
+    name: str
+    model: Entity | None  # the model of a node type; None for other strawberry types
+    fields: dict[str, FieldShape]  # the fields the fast path can complete, by GraphQL name
+    # A node type whose plain fields are all model properties: from_row builds it from a row
+    # dict alone, so the fast path may read those rows directly.
+    from_rows: bool
+
+
+_SHAPES: WeakKeyDictionary[GraphQLObjectType, TypeShape | None] = WeakKeyDictionary()
+
+
+def shape_of(object_type: GraphQLObjectType) -> TypeShape | None:
+    """The type's shape, or None when graphql-core must complete values of this type."""
+    if object_type not in _SHAPES:
+        _SHAPES[object_type] = _classify(object_type)
+    return _SHAPES[object_type]
+
+
+def _classify(object_type: GraphQLObjectType) -> TypeShape | None:
+    definition = (object_type.extensions or {}).get(BACKREF)
+    # is_type_of (interfaces, casts) is a check graphql-core runs per value; leave it there.
+    if definition is None or object_type.is_type_of is not None:
+        return None
+    origin = definition.origin
+    is_node = isinstance(origin, type) and issubclass(origin, NodeType)
+    model = entity(origin.__model__) if is_node else None
+    fields = {}
+    for name, field in object_type.fields.items():
+        shape = _field_shape(field.resolve, (field.extensions or {}).get(BACKREF))
+        if shape is not None:
+            fields[name] = shape
+    plain = [f.python_name for f in fields.values() if f.related_label is None]
+    from_rows = model is not None and all(name in model.properties for name in plain)
+    return TypeShape(name=object_type.name, model=model, fields=fields, from_rows=from_rows)
+
+
+def _field_shape(resolve: Any, field: Any) -> FieldShape | None:
+    if field is None:
+        return None
+    related = getattr(resolve, "related_label", None)
+    if related is not None:
+        return FieldShape(python_name=field.python_name, related_label=related)
+    basic = getattr(resolve, "_is_default", False) and field.base_resolver is None
+    if basic and not field.extensions and field.default_resolver is getattr:
+        return FieldShape(python_name=field.python_name, related_label=None)
+    return None

@@ -1,0 +1,155 @@
+"""Lineage, one request and one Cypher query each; the queries live in cypher/queries/ so that
+analysts run the very same text in Neo4j Browser."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import strawberry
+
+from app.api.context import Info
+from app.api.types.assets import ApprovalRecord, Asset, AssetVariant, PromptArtifact
+from app.api.types.base import NodeType
+from app.api.types.plans import ConstraintsSnapshot, Plan, PlanNode
+from app.api.types.publishing import EvidenceArtifact, PublishPackage, PublishRun
+from app.domain.kernel.errors import NotFound
+from app.domain.kernel.ids import check_id
+from app.graph.cypher_files import named_query
+
+T = TypeVar("T")
+
+
+def _nodes(cls: type[NodeType], rows: list[dict[str, Any]] | None) -> list[Any]:
+    return [cls.from_row(row) for row in rows or []]
+
+
+def _node(cls: type[NodeType], row: dict[str, Any] | None) -> Any:
+    return cls.from_row(row) if row else None
+
+
+async def _run(
+    info: Info, name: str, record_id: str, build: Callable[[dict[str, Any]], T], id_argument: str
+) -> T:
+    query = named_query(name)
+    params = {"id": check_id(record_id), "client_id": info.context.caller().client_id}
+    rows = await info.context.graph.read_plain(query, params)
+    if not rows:
+        raise NotFound(f"no record with id {record_id} for {name}", id=record_id)
+    learning = info.context.learning
+    if learning is not None and info.path.prev is None:
+        learning.note_read(str(info.path.key), query, params, id_argument=id_argument, build=build)
+    return build(rows[0])
+
+
+@strawberry.type(description="Where an asset, variant or package came from.")
+class Upstream:
+    start_id: strawberry.ID
+    start_label: str
+    variants: list[AssetVariant]
+    assets: list[Asset]
+    blueprints: list[PlanNode]
+    ancestors: list[PlanNode]
+    plans: list[Plan]
+    snapshots: list[ConstraintsSnapshot]
+    prompts: list[PromptArtifact]
+    approvals: list[ApprovalRecord]
+
+
+@strawberry.type(description="Everything a plan or plan node produced, down to publish runs.")
+class Downstream:
+    start_id: strawberry.ID
+    start_label: str
+    nodes: list[PlanNode]
+    assets: list[Asset]
+    variants: list[AssetVariant]
+    prompts: list[PromptArtifact]
+    approvals: list[ApprovalRecord]
+    packages: list[PublishPackage]
+    runs: list[PublishRun]
+    evidence: list[EvidenceArtifact]
+
+
+@strawberry.type
+class TracedRun:
+    run: PublishRun
+    evidence: list[EvidenceArtifact]
+
+
+@strawberry.type(description="Why a variant was published, under which rules, with what proof.")
+class Trace:
+    variant: AssetVariant
+    asset: Asset
+    blueprint: PlanNode | None
+    ancestors: list[PlanNode]
+    plan: Plan | None
+    snapshot: ConstraintsSnapshot | None
+    prompts: list[PromptArtifact]
+    approvals: list[ApprovalRecord]
+    packages: list[PublishPackage]
+    runs: list[TracedRun]
+
+
+@strawberry.type
+class LineageQueries:
+    @strawberry.field(description="Upstream lineage of an asset, variant or publish package.")
+    async def upstream(self, info: Info, id: strawberry.ID) -> Upstream:
+        return await _run(info, "upstream", id, _upstream, "id")
+
+    @strawberry.field(description="Downstream of a plan or plan node.")
+    async def downstream(self, info: Info, id: strawberry.ID) -> Downstream:
+        return await _run(info, "downstream", id, _downstream, "id")
+
+    @strawberry.field(description="Trace of a (published) variant: seed 000, section 0.3.")
+    async def trace(self, info: Info, variant_id: strawberry.ID) -> Trace:
+        return await _run(info, "trace", variant_id, _trace, "variantId")
+
+
+def _upstream(row: dict[str, Any]) -> Upstream:
+    return Upstream(
+        start_id=row["start"]["id"],
+        start_label=row["start"]["label"],
+        variants=_nodes(AssetVariant, row["variants"]),
+        assets=_nodes(Asset, row["assets"]),
+        blueprints=_nodes(PlanNode, row["blueprints"]),
+        ancestors=_nodes(PlanNode, row["ancestors"]),
+        plans=_nodes(Plan, row["plans"]),
+        snapshots=_nodes(ConstraintsSnapshot, row["snapshots"]),
+        prompts=_nodes(PromptArtifact, row["prompts"]),
+        approvals=_nodes(ApprovalRecord, row["approvals"]),
+    )
+
+
+def _downstream(row: dict[str, Any]) -> Downstream:
+    return Downstream(
+        start_id=row["start"]["id"],
+        start_label=row["start"]["label"],
+        nodes=_nodes(PlanNode, row["nodes"]),
+        assets=_nodes(Asset, row["assets"]),
+        variants=_nodes(AssetVariant, row["variants"]),
+        prompts=_nodes(PromptArtifact, row["prompts"]),
+        approvals=_nodes(ApprovalRecord, row["approvals"]),
+        packages=_nodes(PublishPackage, row["packages"]),
+        runs=_nodes(PublishRun, row["runs"]),
+        evidence=_nodes(EvidenceArtifact, row["evidence"]),
+    )
+
+
+def _trace(row: dict[str, Any]) -> Trace:
+    return Trace(
+        variant=AssetVariant.from_row(row["variant"]),
+        asset=Asset.from_row(row["asset"]),
+        blueprint=_node(PlanNode, row["blueprint"]),
+        ancestors=_nodes(PlanNode, row["ancestors"]),
+        plan=_node(Plan, row["plan"]),
+        snapshot=_node(ConstraintsSnapshot, row["snapshot"]),
+        prompts=_nodes(PromptArtifact, row["prompts"]),
+        approvals=_nodes(ApprovalRecord, row["approvals"]),
+        packages=_nodes(PublishPackage, row["packages"]),
+        runs=[
+            TracedRun(
+                run=PublishRun.from_row(run), evidence=_nodes(EvidenceArtifact, run["evidence"])
+            )
+            for run in row["runs"]
+        ],
+    )

@@ -1,0 +1,2 @@
+"""The demo data generator (generator.py): a realistic home-services client built as rows in pure
+Python (shapes, assets, publish, stages, vocab) and written in batched UNWIND transactions."""

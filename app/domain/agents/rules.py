@@ -1,0 +1,19 @@
+"""Agent rules: an agent's name (no I/O here). Episodes, task contexts and agent keys name
+agents the same way."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.domain.kernel.errors import ValidationFailed
+from app.domain.keys import AGENT_NAME_PATTERN
+
+
+def check_agent_name(name: Any) -> str:
+    """Agent names follow API keys' agent names: letters, digits, '_', '.', '-' (max 64)."""
+    if not isinstance(name, str) or not AGENT_NAME_PATTERN.match(name):
+        raise ValidationFailed(
+            "agent name: letters, digits, '_', '.', '-' (max 64), starting with a letter or digit",
+            field="agent_name",
+        )
+    return name

@@ -1,0 +1,141 @@
+"""Asset repository: a logical creative object, optionally made from a plan node (blueprint)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from app.artifacts.store import ArtifactStore
+from app.domain.assets.rules import ASSET_TRANSITIONS, check_transition
+from app.domain.kernel.errors import ValidationFailed
+from app.domain.kernel.field_rules import MAX_TITLE, check_text, enum_value, stored
+from app.domain.kernel.ids import check_id, new_id
+from app.domain.kernel.principal import Principal
+from app.domain.kernel.records import check_artifact_ref, locked_one, missing, read_one
+from app.graph.executor import GraphExecutor, Tx
+from app.graph.values import plain
+from app.model.enums import AssetStatus, AssetType, CreatedBy
+
+# Without a blueprint id the OPTIONAL MATCH finds nothing and the asset stands alone; with one,
+# no row survives the WITH unless the plan node is the caller's, so nothing is created.
+CREATE_ASSET = """
+OPTIONAL MATCH (n:PlanNode {id: $blueprint_id, client_id: $client_id})
+WITH n WHERE $blueprint_id IS NULL OR n IS NOT NULL
+CREATE (a:Asset $props)
+FOREACH (_ IN CASE WHEN n IS NULL THEN [] ELSE [1] END | CREATE (a)-[:FROM_BLUEPRINT]->(n))
+RETURN a {.*} AS asset
+"""
+GET_ASSET = """
+MATCH (a:Asset {id: $id, client_id: $client_id})
+RETURN a {.*} AS asset
+"""
+LOCK_ASSET = """
+MATCH (a:Asset {id: $id, client_id: $client_id})
+SET a._lock = true REMOVE a._lock
+RETURN a {.*} AS asset
+"""
+UPDATE_ASSET = """
+MATCH (a:Asset {id: $id, client_id: $client_id})
+SET a += $changes, a.updated_at = $now
+RETURN a {.*} AS asset
+"""
+UPDATABLE = frozenset({"title", "summary", "primary_artifact_uri"})
+
+
+async def create_asset(
+    graph: GraphExecutor,
+    artifacts: ArtifactStore,
+    *,
+    principal: Principal,
+    fields: dict[str, Any],
+) -> dict[str, Any]:
+    """A draft asset; `source_blueprint_instance_id` must name a plan node of the caller's."""
+    principal.require_writer()
+    asset_type = enum_value(AssetType, fields.get("asset_type"), field="asset_type")
+    created_by = enum_value(CreatedBy, fields.get("created_by"), field="created_by")
+    blueprint_id = fields.get("source_blueprint_instance_id")
+    if blueprint_id is not None:
+        blueprint_id = check_id(blueprint_id, field="source_blueprint_instance_id")
+    values = await _checked_fields(artifacts, principal, fields, creating=True)
+    now = datetime.now(UTC)
+    props = values | {
+        "id": new_id(),
+        "client_id": principal.client_id,
+        "asset_type": asset_type.value,
+        "created_by": created_by.value,
+        "source_blueprint_instance_id": blueprint_id,
+        "status": AssetStatus.DRAFT.value,
+        "created_at": now,
+        "updated_at": now,
+    }
+    params = {"props": props, "blueprint_id": blueprint_id, "client_id": principal.client_id}
+    rows = await graph.write(CREATE_ASSET, params)
+    if not rows:
+        raise missing("plan node", str(blueprint_id))
+    return dict(plain(rows[0]["asset"]))
+
+
+async def get_asset(graph: GraphExecutor, *, principal: Principal, asset_id: str) -> dict[str, Any]:
+    params = {"id": check_id(asset_id), "client_id": principal.client_id}
+    return await read_one(graph, GET_ASSET, params, key="asset", what="asset")
+
+
+async def update_asset(
+    graph: GraphExecutor,
+    artifacts: ArtifactStore,
+    *,
+    principal: Principal,
+    asset_id: str,
+    changes: dict[str, Any],
+) -> dict[str, Any]:
+    """Change title, summary or primary_artifact_uri (status moves by transition only)."""
+    principal.require_writer()
+    unknown = changes.keys() - UPDATABLE
+    if unknown:
+        raise ValidationFailed(f"cannot change {', '.join(sorted(unknown))} of an asset")
+    values = await _checked_fields(artifacts, principal, changes, creating=False)
+    record_id = check_id(asset_id)
+    params = {
+        "id": record_id,
+        "client_id": principal.client_id,
+        "changes": values,
+        "now": datetime.now(UTC),
+    }
+    rows = await graph.write(UPDATE_ASSET, params)
+    if not rows:
+        raise missing("asset", record_id)
+    return dict(plain(rows[0]["asset"]))
+
+
+async def transition_asset(
+    graph: GraphExecutor, *, principal: Principal, asset_id: str, target: AssetStatus
+) -> dict[str, Any]:
+    principal.require_writer()
+    scope = {"id": check_id(asset_id), "client_id": principal.client_id}
+    goal = enum_value(AssetStatus, target, field="status")
+
+    async def work(tx: Tx) -> dict[str, Any]:
+        current = await locked_one(tx, LOCK_ASSET, scope, key="asset", what="asset")
+        check_transition(ASSET_TRANSITIONS, AssetStatus(current["status"]), goal, what="an asset")
+        params = scope | {"changes": {"status": goal.value}, "now": datetime.now(UTC)}
+        rows = await tx.run(UPDATE_ASSET, params)
+        return dict(plain(rows[0]["asset"]))
+
+    return await graph.in_transaction(work)
+
+
+async def _checked_fields(
+    artifacts: ArtifactStore, principal: Principal, fields: dict[str, Any], *, creating: bool
+) -> dict[str, Any]:
+    """The writable text fields, validated; a primary artifact must exist under the client."""
+    check_text(fields, "title", limit=MAX_TITLE, required=creating or "title" in fields)
+    check_text(fields, "summary")
+    values = stored({key: fields[key] for key in UPDATABLE if key in fields})
+    if values.get("primary_artifact_uri") is not None:
+        values["primary_artifact_uri"] = await check_artifact_ref(
+            artifacts,
+            principal=principal,
+            uri=values["primary_artifact_uri"],
+            field="primary_artifact_uri",
+        )
+    return values

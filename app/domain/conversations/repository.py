@@ -1,0 +1,157 @@
+"""ConversationThread repository (seed 000, 5.2): create (idempotent per platform thread),
+update, status and handoff transitions. Every query is scoped by the caller's client."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from app.domain.conversations.fields import THREAD_JSON, new_thread_values, thread_values
+from app.domain.conversations.rules import handoff_changes, status_changes
+from app.domain.kernel.field_rules import decoded, enum_value, stored
+from app.domain.kernel.ids import check_id, new_id
+from app.domain.kernel.principal import Principal
+from app.domain.kernel.records import locked_one, read_one
+from app.graph.executor import GraphExecutor, Tx
+from app.graph.values import plain
+from app.model.enums import HandoffState, ThreadStatus
+
+# The unique constraint on (client_id, platform, external_thread_ref) makes MERGE race-safe.
+MERGE_THREAD = """
+MERGE (t:ConversationThread {
+  client_id: $client_id, platform: $platform, external_thread_ref: $external_thread_ref})
+ON CREATE SET t += $props
+RETURN t {.*} AS thread
+"""
+GET_THREAD = """
+MATCH (t:ConversationThread {id: $id, client_id: $client_id})
+RETURN t {.*} AS thread
+"""
+LOCK_THREAD = """
+MATCH (t:ConversationThread {id: $id, client_id: $client_id})
+SET t._lock = true REMOVE t._lock
+RETURN t {.*} AS thread
+"""
+UPDATE_THREAD = """
+MATCH (t:ConversationThread {id: $id, client_id: $client_id})
+SET t += $changes, t.updated_at = $now
+RETURN t {.*} AS thread
+"""
+
+
+@dataclass(frozen=True)
+class ThreadWrite:
+    thread: dict[str, Any]
+    created: bool
+
+
+def thread_record(row: Any) -> dict[str, Any]:
+    """A thread as the API sees it: plain values, JSON fields decoded."""
+    return decoded(plain(row), THREAD_JSON)
+
+
+def thread_scope(principal: Principal, thread_id: str, *, field: str = "id") -> dict[str, str]:
+    return {"id": check_id(thread_id, field=field), "client_id": principal.client_id}
+
+
+async def locked_thread(tx: Tx, scope: dict[str, str]) -> dict[str, Any]:
+    """The thread, write-locked for the rest of the transaction (NOT_FOUND if not the caller's)."""
+    row = await locked_one(tx, LOCK_THREAD, scope, key="thread", what="thread")
+    return thread_record(row)
+
+
+async def create_thread(
+    graph: GraphExecutor, *, principal: Principal, fields: dict[str, Any]
+) -> ThreadWrite:
+    """An open thread; a (platform, external_thread_ref) the client already has returns that
+    thread unchanged, with created=False."""
+    principal.require_writer()
+    values = stored(new_thread_values(fields))
+    now = datetime.now(UTC)
+    props = {key: value for key, value in values.items() if value is not None} | {
+        "id": new_id(),
+        "status": ThreadStatus.OPEN.value,
+        "handoff_state": HandoffState.NONE.value,
+        "event_count": 0,
+        "events_since_summary": 0,
+        "summary_version": 0,
+        "needs_summary": False,
+        "created_at": now,
+        "updated_at": now,
+    }
+    params = {
+        "client_id": principal.client_id,
+        "platform": values["platform"],
+        "external_thread_ref": values["external_thread_ref"],
+        "props": props,
+    }
+    rows = await graph.write(MERGE_THREAD, params)
+    thread = thread_record(rows[0]["thread"])
+    return ThreadWrite(thread, created=thread["id"] == props["id"])
+
+
+async def get_thread(
+    graph: GraphExecutor, *, principal: Principal, thread_id: str
+) -> dict[str, Any]:
+    found = await read_one(
+        graph, GET_THREAD, thread_scope(principal, thread_id), key="thread", what="thread"
+    )
+    return thread_record(found)
+
+
+async def update_thread(
+    graph: GraphExecutor, *, principal: Principal, thread_id: str, changes: dict[str, Any]
+) -> dict[str, Any]:
+    """Change the participant, safety_flags (JSON object) or open_questions (JSON list of
+    strings); a null clears one. Status and handoff change only through transitions."""
+    principal.require_writer()
+    values = thread_values(changes)
+    scope = thread_scope(principal, thread_id)
+
+    async def work(tx: Tx) -> dict[str, Any]:
+        await locked_thread(tx, scope)
+        rows = await tx.run(UPDATE_THREAD, scope | {"changes": values, "now": _now()})
+        return thread_record(rows[0]["thread"])
+
+    return await graph.in_transaction(work)
+
+
+async def transition_thread(
+    graph: GraphExecutor, *, principal: Principal, thread_id: str, target: ThreadStatus
+) -> dict[str, Any]:
+    """Move a thread's status; escalating sets handoff awaiting_human in the same write."""
+    principal.require_writer()
+    goal = enum_value(ThreadStatus, target, field="status")
+    scope = thread_scope(principal, thread_id)
+
+    async def work(tx: Tx) -> dict[str, Any]:
+        current = await locked_thread(tx, scope)
+        changes = status_changes(
+            ThreadStatus(current["status"]), HandoffState(current["handoff_state"]), goal
+        )
+        rows = await tx.run(UPDATE_THREAD, scope | {"changes": changes, "now": _now()})
+        return thread_record(rows[0]["thread"])
+
+    return await graph.in_transaction(work)
+
+
+async def transition_handoff(
+    graph: GraphExecutor, *, principal: Principal, thread_id: str, target: HandoffState
+) -> dict[str, Any]:
+    """Mark a human handoff completed (awaiting_human -> completed)."""
+    principal.require_writer()
+    goal = enum_value(HandoffState, target, field="handoff_state")
+    scope = thread_scope(principal, thread_id)
+
+    async def work(tx: Tx) -> dict[str, Any]:
+        current = await locked_thread(tx, scope)
+        changes = handoff_changes(HandoffState(current["handoff_state"]), goal)
+        rows = await tx.run(UPDATE_THREAD, scope | {"changes": changes, "now": _now()})
+        return thread_record(rows[0]["thread"])
+
+    return await graph.in_transaction(work)
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)

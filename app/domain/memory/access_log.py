@@ -1,0 +1,128 @@
+"""The memory access log (seed 004): who read or wrote which memory record, and how it went.
+
+Repositories call `audited(...)`, which only appends to an in-process buffer; a background
+task (AccessLogWriter.run, started by the app's lifespan) writes the buffer to the graph in one
+UNWIND transaction every `flush_ms` or as soon as `batch` entries wait, and once more at
+shutdown. So logging adds no round trip to the request. The lifespan installs the writer for
+its event loop, so every caller of the memory repositories is logged without passing it on;
+with none installed, or the log disabled in settings, nothing is recorded.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from app.domain.kernel.errors import AppError, NotFound, Unavailable
+from app.domain.kernel.ids import new_id
+from app.domain.kernel.principal import Principal
+from app.domain.memory.access_log_writer import AccessLogWriter
+from app.model.enums import AccessOutcome
+
+
+@dataclass
+class Audit:
+    """What the audited block fills in as it learns it (the target once resolved)."""
+
+    operation: str
+    target_id: str | None = None
+    target_type: str = "MemoryRecord"
+    detail: str | None = None
+
+
+# One writer per event loop: each app instance (tests run several in one process, each on its
+# own loop) logs through the writer its own lifespan installed.
+_writers: dict[asyncio.AbstractEventLoop, AccessLogWriter] = {}
+
+
+def install(writer: AccessLogWriter | None) -> None:
+    loop = asyncio.get_running_loop()
+    if writer is None:
+        _writers.pop(loop, None)
+    else:
+        _writers[loop] = writer
+
+
+def installed() -> AccessLogWriter | None:
+    try:
+        return _writers.get(asyncio.get_running_loop())
+    except RuntimeError:  # no running loop: nothing to log to
+        return None
+
+
+def record(principal: Principal, audit: Audit, outcome: AccessOutcome) -> None:
+    writer = installed()
+    if writer is None:
+        return
+    now = datetime.now(UTC)
+    writer.submit(
+        {
+            "id": new_id(),
+            "client_id": principal.client_id,
+            "operation": audit.operation,
+            "principal": principal.agent_name or principal.key_id,
+            "key_id": principal.key_id,
+            "role": principal.role.value,
+            "target_type": audit.target_type,
+            "target_id": audit.target_id,
+            "outcome": outcome.value,
+            "detail": audit.detail,
+            "created_at": now,
+            "updated_at": now,
+        }
+    )
+
+
+def record_system(client_id: str, operation: str, *, detail: str, count: int = 1) -> None:
+    """An entry for work the service did on its own (the expiry sweeper), in the client's log."""
+    writer = installed()
+    if writer is None:
+        return
+    now = datetime.now(UTC)
+    writer.submit(
+        {
+            "id": new_id(),
+            "client_id": client_id,
+            "operation": operation,
+            "principal": "system:sweeper",
+            "role": "system",
+            "target_type": "MemoryRecord",
+            "outcome": AccessOutcome.OK.value,
+            "detail": f"{count} {detail}",
+            "created_at": now,
+            "updated_at": now,
+        }
+    )
+
+
+def outcome_of(error: BaseException) -> AccessOutcome:
+    if isinstance(error, NotFound):
+        return AccessOutcome.NOT_FOUND
+    if isinstance(error, AppError) and not isinstance(error, Unavailable):
+        return AccessOutcome.REJECTED
+    return AccessOutcome.ERROR
+
+
+@contextmanager
+def audited(
+    principal: Principal,
+    operation: str,
+    *,
+    target_id: str | None = None,
+    target_type: str = "MemoryRecord",
+) -> Iterator[Audit]:
+    """Logs the block's operation once, with its outcome: ok, or from the error it raised.
+    The block may refine the audit (the target once resolved, the operation, a detail)."""
+    audit = Audit(operation=operation, target_id=target_id, target_type=target_type)
+    try:
+        yield audit
+    except BaseException as error:
+        if isinstance(error, AppError):
+            reason = f"{error.code}: {error.message}"
+            audit.detail = (f"{audit.detail}; {reason}" if audit.detail else reason)[:500]
+        record(principal, audit, outcome_of(error))
+        raise
+    record(principal, audit, AccessOutcome.OK)

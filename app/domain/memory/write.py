@@ -1,0 +1,131 @@
+"""Writing one prepared memory inside a transaction (the sessions repository calls this too).
+
+A keyed record is written by one query: MERGE on (client_id, namespace, key) finds it or
+creates it (the uniqueness constraint makes two concurrent first writes of a key wait for each
+other, and the MERGE write-locks an existing record until the transaction ends); the previous
+state becomes a MemoryVersion, and the new state is set. The checks that need the current
+record (the kind of a live record, expected_version) are made in the same query, which then
+writes nothing and reports the conflict; the caller raises, rolling the transaction back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from app.domain.kernel.errors import Conflict
+from app.domain.kernel.ids import new_id
+from app.domain.kernel.principal import Principal
+from app.domain.memory.fields import PreparedMemory
+from app.domain.memory.locate import RECORD_MAP
+from app.domain.memory.owner import CHANGE, owned, owner, owner_params
+from app.graph.executor import Tx
+from app.graph.values import plain
+
+# The superseded state a MemoryVersion keeps (besides its identity and timestamps).
+VERSIONED = (
+    "kind",
+    "text",
+    "content",
+    "content_uri",
+    "content_sha256",
+    "content_size",
+    "tags",
+    "priority",
+    "source_agent",
+    "expires_at",
+    "active",
+    "procedure_type",
+)
+ARCHIVE = (
+    "{"
+    + ", ".join(f"{name}: r.{name}" for name in VERSIONED)
+    + ", id: $version_id, client_id: r.client_id, record_id: r.id, version: r.version,"
+    " valid_from: r.updated_at, created_at: $now, updated_at: $now}"
+)
+CREATE_RECORD = f"""
+CREATE (r:MemoryRecord)
+SET r = $props
+RETURN {RECORD_MAP} AS record
+"""
+UPSERT_KEYED = f"""
+MERGE (r:MemoryRecord {{client_id: $client_id, namespace: $namespace, key: $key}})
+ON CREATE SET r.id = $id, r.created_at = $now, r.updated_at = $now, r.version = 0,
+  r.active = false, r.kind = $kind, r.priority = 5
+// MERGE locks only what it creates: lock a found record before reading its state.
+SET r._lock = true REMOVE r._lock
+WITH r, r.version AS previous,
+     r.version > 0 AND r.active AND (r.expires_at IS NULL OR r.expires_at > $now) AS live
+WITH r, previous, live, CASE WHEN live THEN previous ELSE 0 END AS current
+WITH r, previous, live, current,
+     CASE WHEN live AND r.kind <> $kind THEN r.kind END AS held_kind,
+     $expected IS NOT NULL AND $expected <> current AS stale,
+     CASE WHEN previous > 0 AND NOT {owned("r")} THEN {owner("r")} END AS held_by
+WITH r, previous, live, current, held_kind, stale, held_by,
+     held_kind IS NULL AND NOT stale AND held_by IS NULL AS ok
+CALL (r, previous, ok) {{
+  WITH r WHERE ok AND previous > 0
+  CREATE (r)-[:HAS_VERSION]->(v:MemoryVersion)
+  SET v = {ARCHIVE}
+}}
+FOREACH (_ IN CASE WHEN ok THEN [1] ELSE [] END |
+  SET r += $changes, r.version = previous + 1)
+RETURN {RECORD_MAP} AS record, previous, live, current, held_kind, stale, held_by
+"""
+
+
+@dataclass(frozen=True)
+class Written:
+    record: dict[str, Any]
+    change: str  # "create", "update" or "revive" (the key was forgotten or expired)
+
+
+def _conflict(memory: PreparedMemory, row: dict[str, Any]) -> Conflict | None:
+    if row["stale"]:
+        return Conflict(
+            f"the record is at version {row['current']}, not expected_version "
+            f"{memory.expected_version}; recall it and retry",
+            version=row["current"],
+        )
+    if row["held_kind"] is not None:
+        return Conflict(
+            f"key {memory.key!r} in namespace {memory.namespace!r} holds a "
+            f"{row['held_kind']} record; forget it first or use another key",
+            id=row["record"]["id"],
+        )
+    return None
+
+
+async def write_memory(
+    tx: Tx, *, principal: Principal, memory: PreparedMemory, now: datetime
+) -> Written:
+    """Create the record, or upsert the one at (namespace, key), in this transaction (one
+    query). Raises CONFLICT (the caller's transaction must then roll back)."""
+    base = {"client_id": principal.client_id, "namespace": memory.namespace, "key": memory.key}
+    fresh = memory.state | base | {"active": True, "deleted_at": None, "updated_at": now}
+    if memory.key is None:
+        if memory.expected_version not in (None, 0):
+            raise Conflict("a record without a key is always new: expected_version must be 0")
+        props = fresh | {"id": new_id(), "version": 1, "created_at": now}
+        rows = await tx.run(CREATE_RECORD, {"props": props})
+        return Written(plain(rows[0]["record"]), "create")
+    params = (
+        base
+        | owner_params(principal)
+        | {
+            "id": new_id(),
+            "version_id": new_id(),
+            "now": now,
+            "kind": memory.kind.value,
+            "expected": memory.expected_version,
+            "changes": fresh,
+        }
+    )
+    row = plain((await tx.run(UPSERT_KEYED, params))[0])
+    principal.require_agent(row["held_by"], what=CHANGE)  # another agent's record: FORBIDDEN
+    conflict = _conflict(memory, row)
+    if conflict is not None:
+        raise conflict
+    change = "create" if row["previous"] == 0 else "update" if row["live"] else "revive"
+    return Written(row["record"], change)

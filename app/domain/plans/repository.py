@@ -1,0 +1,137 @@
+"""Plan repository: every function takes the principal and scopes its Cypher by client_id."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from enum import Enum
+from typing import Any
+
+from app.domain.kernel.errors import NotFound
+from app.domain.kernel.ids import check_id, new_id
+from app.domain.kernel.principal import Principal
+from app.domain.plans.approval import (
+    APPROVE_PLAN,
+    check_approval,
+    check_ref_editable,
+    snapshot_props,
+)
+from app.domain.plans.rules import check_plan_fields, check_time_window, check_transition
+from app.graph.executor import GraphExecutor, Tx
+from app.graph.values import plain
+from app.model.enums import PlanStatus
+
+CREATE_PLAN = """
+CREATE (p:Plan $props)
+RETURN p {.*} AS plan
+"""
+GET_PLAN = """
+MATCH (p:Plan {id: $id, client_id: $client_id})
+RETURN p {.*} AS plan
+"""
+# Setting and removing a dummy property takes the node's write lock before the read.
+LOCK_PLAN = """
+MATCH (p:Plan {id: $id, client_id: $client_id})
+SET p._lock = true REMOVE p._lock
+RETURN p {.*} AS plan
+"""
+UPDATE_PLAN = """
+MATCH (p:Plan {id: $id, client_id: $client_id})
+SET p += $changes, p.updated_at = $now
+RETURN p {.*} AS plan
+"""
+
+
+def _stored(fields: dict[str, Any]) -> dict[str, Any]:
+    """Enum members become their string values, as the graph stores them."""
+    return {key: _stored_value(value) for key, value in fields.items()}
+
+
+def _stored_value(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_stored_value(item) for item in value]
+    return value.value if isinstance(value, Enum) else value
+
+
+async def create_plan(
+    graph: GraphExecutor, *, principal: Principal, fields: dict[str, Any]
+) -> dict[str, Any]:
+    principal.require_writer()
+    rows = await graph.write(CREATE_PLAN, {"props": new_plan_props(principal, fields)})
+    return dict(plain(rows[0]["plan"]))
+
+
+def new_plan_props(principal: Principal, fields: dict[str, Any]) -> dict[str, Any]:
+    """Validate a new plan's fields; returns its properties as stored, in status draft."""
+    check_plan_fields(fields)
+    now = datetime.now(UTC)
+    return _stored(fields) | {
+        "id": new_id(),
+        "client_id": principal.client_id,
+        "status": PlanStatus.DRAFT.value,
+        "created_at": now,
+        "updated_at": now,
+    }
+
+
+async def get_plan(graph: GraphExecutor, *, principal: Principal, plan_id: str) -> dict[str, Any]:
+    rows = await graph.read(
+        GET_PLAN, {"id": check_id(plan_id, field="id"), "client_id": principal.client_id}
+    )
+    if not rows:
+        raise NotFound(f"no plan with id {plan_id}", id=plan_id)
+    return dict(plain(rows[0]["plan"]))
+
+
+async def update_plan(
+    graph: GraphExecutor, *, principal: Principal, plan_id: str, changes: dict[str, Any]
+) -> dict[str, Any]:
+    principal.require_writer()
+    check_plan_fields(changes)
+    scope = {"id": check_id(plan_id, field="id"), "client_id": principal.client_id}
+
+    async def work(tx: Tx) -> dict[str, Any]:
+        current = await _locked_plan(tx, scope)
+        check_ref_editable(current, changes)
+        merged = current | changes
+        check_time_window(merged.get("time_window_start"), merged.get("time_window_end"))
+        params = scope | {"changes": _stored(changes), "now": datetime.now(UTC)}
+        rows = await tx.run(UPDATE_PLAN, params)
+        return dict(plain(rows[0]["plan"]))
+
+    return await graph.in_transaction(work)
+
+
+async def transition_plan(
+    graph: GraphExecutor,
+    *,
+    principal: Principal,
+    plan_id: str,
+    target: PlanStatus,
+    constraints: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Move a plan to `target`; approving also freezes `constraints` as its snapshot."""
+    principal.require_writer()
+    check_approval(principal, target, constraints)
+    scope = {"id": check_id(plan_id, field="id"), "client_id": principal.client_id}
+
+    async def work(tx: Tx) -> dict[str, Any]:
+        current = await _locked_plan(tx, scope)
+        check_transition(PlanStatus(current["status"]), target)
+        now = datetime.now(UTC)
+        if constraints is not None:
+            snapshot = snapshot_props(principal, constraints, now)
+            approve = {"snapshot": snapshot, "status": target.value, "now": now}
+            rows = await tx.run(APPROVE_PLAN, scope | approve)
+        else:
+            update = {"changes": {"status": target.value}, "now": now}
+            rows = await tx.run(UPDATE_PLAN, scope | update)
+        return dict(plain(rows[0]["plan"]))
+
+    return await graph.in_transaction(work)
+
+
+async def _locked_plan(tx: Tx, scope: dict[str, str]) -> dict[str, Any]:
+    rows = await tx.run(LOCK_PLAN, scope)
+    if not rows:
+        raise NotFound(f"no plan with id {scope['id']}", id=scope["id"])
+    return dict(plain(rows[0]["plan"]))

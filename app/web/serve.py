@@ -1,0 +1,42 @@
+"""Serving the API with uvicorn."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import uvicorn
+from starlette.types import ASGIApp
+from uvicorn.main import STARTUP_FAILURE
+
+from app.logs import configure_logging
+from app.settings import Settings
+from app.web.app import create_app
+from app.web.http_protocol import edge_protocol
+
+
+def server_config(app: ASGIApp, settings: Settings, **options: Any) -> uvicorn.Config:
+    """uvicorn's configuration for the API (the service and the test suite's servers alike):
+    its protocol cuts off connections whose request line and headers arrive too slowly or are
+    too large. No WebSocket: with a WebSocket library installed uvicorn would answer an upgrade
+    with an empty 403 (the API has no WebSocket route); here it is answered as plain HTTP, in
+    JSON. Subscriptions, when they come, will turn this on with a route that serves them."""
+    http = edge_protocol(
+        header_timeout_s=settings.header_timeout_s, max_head_bytes=settings.max_header_bytes
+    )
+    return uvicorn.Config(app, http=http, ws="none", **options)
+
+
+def serve(settings: Settings) -> None:
+    configure_logging(settings.log_level)
+    config = server_config(
+        create_app(settings),
+        settings,
+        host=settings.api_host,
+        port=settings.api_port,
+        log_config=None,
+        access_log=False,
+    )
+    server = uvicorn.Server(config)
+    server.run()
+    if not server.started:  # as `uvicorn.run` does: a failed start exits non-zero
+        raise SystemExit(STARTUP_FAILURE)
