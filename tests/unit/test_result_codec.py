@@ -9,6 +9,8 @@ import random
 from datetime import UTC, datetime
 from typing import Any
 
+import pytest
+
 from app.domain.kernel.result_codec import decode, encode
 from app.domain.sessions.repository import SessionStart
 
@@ -54,3 +56,18 @@ def test_tag_keys_inside_a_stored_result_round_trip() -> None:
     record = {"id": "r", "created_at": now, "content": {"$t": "enum", "c": "os:system", "v": 1}}
     value = SessionStart(session=record, created=True)
     assert decode(encode(value)) == value
+
+
+def test_a_result_stored_before_its_class_moved_still_decodes() -> None:
+    value = SessionStart(session={"id": "s1"}, created=True)
+    stored = encode(value)
+    assert SessionStart.__module__ in stored
+    moved = stored.replace(SessionStart.__module__, "app.domain.memory_sessions")
+    assert decode(moved) == value
+
+
+def test_a_stored_class_that_no_longer_exists_is_refused() -> None:
+    stored = encode(SessionStart(session={}, created=False))
+    gone = stored.replace(":SessionStart", ":NoSuchResult")
+    with pytest.raises(TypeError, match="no longer exists"):
+        decode(gone)

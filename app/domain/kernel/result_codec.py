@@ -15,6 +15,7 @@ import dataclasses
 import hashlib
 import importlib
 import json
+import sys
 from datetime import date, datetime
 from enum import Enum
 from typing import Any
@@ -71,10 +72,30 @@ def _load_class(path: str) -> Any:
     module, _, name = path.partition(":")
     if not module.startswith("app."):
         raise TypeError(f"stored results hold only the service's own classes, not {path}")
-    found: Any = importlib.import_module(module)
-    for part in name.split("."):
-        found = getattr(found, part)
-    return found
+    try:
+        found: Any = importlib.import_module(module)
+        for part in name.split("."):
+            found = getattr(found, part)
+        return found
+    except (ImportError, AttributeError):
+        # A result stored before its class moved (a retry across a deploy): the class is
+        # found again by its name among the service's loaded modules, when that is unique.
+        return _moved_class(path, name)
+
+
+def _moved_class(path: str, name: str) -> Any:
+    found = set()
+    for module_name, loaded in list(sys.modules.items()):
+        if not module_name.startswith("app.") or loaded is None:
+            continue
+        candidate: Any = loaded
+        for part in name.split("."):
+            candidate = getattr(candidate, part, None)
+        if isinstance(candidate, type) and candidate.__qualname__ == name:
+            found.add(candidate)
+    if len(found) != 1:
+        raise TypeError(f"a stored result names {path}, which no longer exists")
+    return found.pop()
 
 
 def _untagged(value: Any) -> Any:
