@@ -1,20 +1,21 @@
 """The `idempotencyKey` argument of the creates an agent may retry
 (app/domain/kernel/idempotency.py).
 
-A resolver that takes the key is decorated `@idempotent` and runs its create through
-`create_once`:
+A resolver that takes the key is decorated `@idempotent`, and its one domain call is the create
+(`run` and `write` of app/api/resolve.py see to it):
 
     @strawberry.mutation(description=...)
     @idempotent
-    async def remember(self, info: Info, input: RememberInput,
-                       idempotency_key: IdempotencyKey = None) -> MemoryRecord:
-        record = await create_once(info, lambda graph: memory_records.remember(graph, ...))
+    async def create_plan(self, info: Info, input: CreatePlanInput,
+                          idempotency_key: IdempotencyKey = None) -> Plan:
+        return await write(info, plans.create_plan, Plan, fields=dataclasses.asdict(input))
 
 The request a key is bound to is every argument the resolver was called with (defaults
 included), taken by the decorator, so no argument can be left out of it. Without a key the
-create just runs. With one, `create` may run more than once (the driver repeats the claim's
-transaction after a transient error): it builds its arguments on each call and never changes
-what it captured.
+create just runs. With one, the create may run more than once (the driver repeats the claim's
+transaction after a transient error): it runs on what the resolver gave it, which no domain
+function changes. A resolver runs one create: a second under the same key would only replay
+the first's result, so it is refused.
 """
 
 from __future__ import annotations
@@ -47,12 +48,14 @@ IdempotencyKey = Annotated[
 ]
 
 
-@dataclass(frozen=True)
+@dataclass
 class KeyedCall:
-    """One call of an @idempotent resolver: its key and the arguments its fingerprint covers."""
+    """One call of an @idempotent resolver: its key, the arguments its fingerprint covers, and
+    whether its create has run."""
 
     key: str | None
     request: dict[str, Any]
+    created: bool = False
 
 
 _current: ContextVar[KeyedCall | None] = ContextVar("idempotent_call", default=None)
@@ -86,6 +89,9 @@ async def create_once(info: Info, create: Callable[[GraphExecutor], Awaitable[T]
     call = _current.get()
     if call is None:
         raise RuntimeError("create_once is called only by an @idempotent resolver")
+    if call.created:
+        raise RuntimeError(f"{info.field_name} runs a second create in one @idempotent call")
+    call.created = True
     graph = info.context.graph
     if call.key is None:
         return await create(graph)
@@ -98,3 +104,11 @@ async def create_once(info: Info, create: Callable[[GraphExecutor], Awaitable[T]
         create=create,
         retention_s=info.context.services.settings.idempotency_retention_s,
     )
+
+
+async def once_if_idempotent(info: Info, work: Callable[[GraphExecutor], Awaitable[T]]) -> T:
+    """`work` as the create of an @idempotent resolver (`create_once`); in any other resolver
+    `work(graph)`."""
+    if _current.get() is None:
+        return await work(info.context.graph)
+    return await create_once(info, work)

@@ -5,7 +5,7 @@ aliases, would hold gigabytes in memory at once. Every read from object storage 
 answering a GraphQL request (record content, event and prompt text, session artifacts, ...:
 all go through ArtifactStore.get) is charged to the request's budget before its bytes are
 read; past the budget the read is refused with VALIDATION. The budget is opened with the
-request's context (app/api/edge/http_view.py) and shared by every resolver of the request (asyncio
+request's context (app/api/read/http_view.py) and shared by every resolver of the request (asyncio
 copies the context, and so the budget object, into each task). Work outside a request (the
 embedding worker, background jobs) has no budget.
 """

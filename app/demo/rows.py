@@ -1,6 +1,6 @@
 """Rows for the demo generator's batched writes: node properties per label, relationship
-endpoints per kind, and the objects to upload first. Pure Python, like every module of app/demo
-except generator.py.
+endpoints per kind, and the objects to upload first. Pure Python (over the model's
+declarations), like every module of app/demo except generator.py.
 
 Ids come from a random.Random seeded by (client, seed, plan index), and content from one seeded
 by (seed, plan index) only, so two clients generated with the same seed get the same titles,
@@ -14,6 +14,8 @@ import uuid
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
+
+from app.model import MODEL
 
 
 @dataclass(frozen=True)
@@ -43,18 +45,12 @@ REL_KINDS: dict[str, RelKind] = {
     "HAS_RUN": RelKind("PublishPackage", "HAS_RUN", "PublishRun"),
     "HAS_EVIDENCE": RelKind("PublishRun", "HAS_EVIDENCE", "EvidenceArtifact"),
 }
-# Labels in the order their nodes are written (every relationship kind comes after them).
-NODE_LABELS = (
-    "Plan",
-    "ConstraintsSnapshot",
-    "PlanNode",
-    "Asset",
-    "AssetVariant",
-    "PromptArtifact",
-    "ApprovalRecord",
-    "PublishPackage",
-    "PublishRun",
-    "EvidenceArtifact",
+# The labels the generator writes: those its relationship kinds connect, in the model's order
+# (every node of a batch is written before its relationships).
+NODE_LABELS = tuple(
+    cls.__name__
+    for cls in MODEL
+    if any(cls.__name__ in (kind.source, kind.target) for kind in REL_KINDS.values())
 )
 
 

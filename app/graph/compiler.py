@@ -6,14 +6,13 @@ Only identifiers from the model's registry reach the query text; every value is 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any, Protocol
-
-from strawberry.types.nodes import FragmentSpread, InlineFragment, SelectedField, Selection
 
 from app.domain.kernel.errors import ValidationFailed
 from app.graph.registry import Entity, Relationship, entity
+from app.graph.selection import Field, merged
 
 MAX_RELATED = 1_000
 DEFAULT_RELATED = 100
@@ -53,18 +52,17 @@ class Compiler:
         return f"${name}"
 
     def projection(
-        self, label: str, var: str, selections: Sequence[Selection], *, cursor: bool = False
+        self, label: str, var: str, selections: Sequence[Field], *, cursor: bool = False
     ) -> str:
         model = entity(label)
         properties = {"id", *self.names.needs(label)}
         if cursor:
             properties.add("created_at")
         nested: dict[str, str] = {}
-        for selected in flatten(selections):
+        for selected in merged(selections):
             name = self.names.python_name(label, selected.name)
             if name in model.relationships:
-                key = selected.alias or selected.name
-                nested[key] = self.related(model.relationships[name], var, selected)
+                nested[selected.key] = self.related(model.relationships[name], var, selected)
             elif name in model.properties:
                 properties.add(name)
         # Datetimes travel as text: the driver's conversion of temporal values costs more than
@@ -76,10 +74,10 @@ class Compiler:
         parts += [f"`{key}`: {query}" for key, query in nested.items()]
         return f"{var} {{{', '.join(parts)}}}"
 
-    def related(self, relationship: Relationship, var: str, selected: SelectedField) -> str:
+    def related(self, relationship: Relationship, var: str, selected: Field) -> str:
         self._depth += 1
         target = f"n{self._depth}"
-        arguments = selected.arguments or {}
+        arguments = selected.arguments
         first = as_int(arguments.get("first", DEFAULT_RELATED))
         if not 0 <= first <= MAX_RELATED:
             raise ValidationFailed(f"first must be between 0 and {MAX_RELATED}", field="first")
@@ -91,7 +89,7 @@ class Compiler:
         if target_model.visible:
             conditions.append(target_model.visible.format(n=target))
         conditions += self.filters(target_model, target, arguments.get("where"))
-        inner = self.projection(relationship.target, target, selected.selections)
+        inner = self.projection(relationship.target, target, selected.children)
         return (
             f"COLLECT {{ MATCH {relationship.pattern(var, target)} "
             f"WHERE {' AND '.join(conditions)} "
@@ -145,28 +143,7 @@ def as_int(value: Any) -> int:
         raise ValidationFailed(f"first must be a whole number, got {value!r}") from error
 
 
-def flatten(selections: Iterable[Selection]) -> list[SelectedField]:
-    """Fields selected directly or through fragments (fragments here are never polymorphic);
-    fields selected more than once under one response key are merged, as GraphQL does."""
-    merged: dict[str, SelectedField] = {}
-    for selected in _fields(selections):
-        key = selected.alias or selected.name
-        if key in merged:
-            first = merged[key]
-            selected = replace(first, selections=[*first.selections, *selected.selections])
-        merged[key] = selected
-    return list(merged.values())
-
-
-def _fields(selections: Iterable[Selection]) -> Iterable[SelectedField]:
-    for selection in selections:
-        if isinstance(selection, FragmentSpread | InlineFragment):
-            yield from _fields(selection.selections)
-        else:
-            yield selection
-
-
-def get_query(compiler: Compiler, label: str, selections: Sequence[Selection]) -> str:
+def get_query(compiler: Compiler, label: str, selections: Sequence[Field]) -> str:
     projection = compiler.projection(label, "n0", selections)
     model = entity(label)
     match = f"MATCH (n0:`{model.label}` {{id: $id, client_id: $client_id}})"
@@ -175,10 +152,20 @@ def get_query(compiler: Compiler, label: str, selections: Sequence[Selection]) -
     return f"{match} RETURN {projection} AS row"
 
 
+def by_ids_query(compiler: Compiler, label: str, selections: Sequence[Field]) -> str:
+    """The selected projections of records of `$ids` (the caller's; missing ones give no row),
+    keyed by id: what a domain function's records lack of the caller's selection."""
+    projection = compiler.projection(label, "n0", selections)
+    return (
+        f"MATCH (n0:`{entity(label).label}` {{client_id: $client_id}}) WHERE n0.id IN $ids "
+        f"RETURN n0.id AS id, {projection} AS row"
+    )
+
+
 def connection_query(
     compiler: Compiler,
     label: str,
-    selections: Sequence[Selection],
+    selections: Sequence[Field],
     *,
     where: dict[str, Any] | None,
     ascending: bool,

@@ -16,12 +16,19 @@ from neomodel import (
 )
 
 from app.model import enums as e
+from app.model.facts import LabelFacts, Searchable
 from app.model.nodes import Record, enum_property
 
 
 class MemoryRecord(Record):
     """One memory. Its namespace is subject / agent / session / path; `namespace` is their
     canonical join, so that (client_id, namespace, key) identifies an upsertable record."""
+
+    # No root fields: memory records are read through recall/memories (access-logged).
+    facts = LabelFacts(
+        graphql="app.api.types.memory",
+        searchable=Searchable(("key", "text", "tags"), {"agent": "n.agent"}),
+    )
 
     # Forgotten and expired records are hidden from every compiled read (relationship fields).
     __visible__ = "{n}.active AND ({n}.expires_at IS NULL OR {n}.expires_at > datetime())"
@@ -57,6 +64,8 @@ class MemoryRecord(Record):
 class MemoryVersion(Record):
     """A superseded state of a MemoryRecord, kept for its history."""
 
+    facts = LabelFacts(graphql="app.api.types.memory")
+
     record_id = StringProperty(required=True, index=True)
     version = IntegerProperty(required=True)
     text = StringProperty()
@@ -80,6 +89,8 @@ class MemoryVersion(Record):
 class MemoryArtifact(Record):
     """A verbatim attachment (a transcript, a file) of a record or session, in object storage."""
 
+    facts = LabelFacts(graphql="app.api.types.memory")
+
     owner_id = StringProperty(required=True, index=True)
     kind = StringProperty(required=True)
     uri = StringProperty(required=True)
@@ -90,6 +101,11 @@ class MemoryArtifact(Record):
 
 class MemorySession(Record):
     """A working-memory session (seed 003): entries on timelines, flushed into a summary."""
+
+    facts = LabelFacts(
+        graphql="app.api.types.sessions",
+        roots=("memory_session", "memory_sessions"),
+    )
 
     agent = StringProperty()
     subject = StringProperty()
@@ -114,6 +130,11 @@ class MemorySubject(Record):
     """The user (or other party) memories are about: profile, and relationship context with
     agents as RELATES_TO relationships (type, custom prompt, settings, counters)."""
 
+    facts = LabelFacts(
+        graphql="app.api.types.agent_memory",
+        roots=("memory_subject", "memory_subjects"),
+    )
+
     external_ref = StringProperty(required=True)
     display_name = StringProperty()
     profile = JSONProperty()
@@ -123,6 +144,8 @@ class MemorySubject(Record):
 
 class AgentCycle(Record):
     """One think-act cycle of an agent (seed 001): proposal and result."""
+
+    facts = LabelFacts(graphql="app.api.types.agent_memory", roots=("agent_cycle", "agent_cycles"))
 
     agent_name = StringProperty(required=True, index=True)
     sequence = IntegerProperty(required=True)
@@ -141,6 +164,11 @@ class AgentCycle(Record):
 class FeedbackEvent(Record):
     """Raw feedback on an agent's task, kept as history (seed 002 learn_from_feedback)."""
 
+    facts = LabelFacts(
+        graphql="app.api.types.agent_memory",
+        roots=("feedback_event", "feedback_events"),
+    )
+
     agent_name = StringProperty(required=True, index=True)
     task_type = StringProperty(required=True)
     success = BooleanProperty(required=True)
@@ -151,6 +179,11 @@ class FeedbackEvent(Record):
 
 class AgentPerformance(Record):
     """Learned counters per agent and task type, updated atomically from feedback."""
+
+    facts = LabelFacts(
+        graphql="app.api.types.agent_memory",
+        roots=("agent_performance", "agent_performances"),
+    )
 
     agent_name = StringProperty(required=True)
     task_type = StringProperty(required=True)
@@ -165,6 +198,8 @@ class AgentPerformance(Record):
 
 class AccessLogEntry(Record):
     """One read or write of memory records (seed 004 access log)."""
+
+    facts = LabelFacts(graphql="app.api.types.memory")
 
     operation = StringProperty(required=True)
     principal = StringProperty(required=True)

@@ -2,12 +2,14 @@
 
 The classes are declarations only (the service runs Cypher through its own executor). The
 migrations in cypher/schema, the query compiler's relationship map and the GraphQL types are
-held to them by tests.
+held to them by tests. Each class also declares its label's facts (GraphQL type and root
+fields, search): app/model/facts.py.
 """
 
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import ClassVar
 
 from neomodel import (
     ArrayProperty,
@@ -23,6 +25,7 @@ from neomodel import (
 )
 
 from app.model import enums as e
+from app.model.facts import LabelFacts, Searchable
 
 
 def _choices(enum: type[StrEnum]) -> dict[str, str]:
@@ -40,6 +43,8 @@ class Record(StructuredNode):
     """Every node: a UUID, the owning client and timestamps."""
 
     __abstract_node__ = True
+    # What the service does with the label besides storing it (app/model/facts.py).
+    facts: ClassVar[LabelFacts] = LabelFacts()
     id = StringProperty(unique_index=True, required=True)  # type: ignore[assignment]
     client_id = StringProperty(index=True, required=True)
     created_at = DateTimeProperty(required=True)
@@ -63,6 +68,12 @@ class ApiKey(Record):
 
 
 class Plan(Record):
+    facts = LabelFacts(
+        graphql="app.api.types.plans",
+        roots=("plan", "plans"),
+        searchable=Searchable(("name", "summary"), {"plan_id": "n.id"}),
+    )
+
     name = StringProperty(required=True)
     time_window_start = DateTimeProperty()
     time_window_end = DateTimeProperty()
@@ -79,6 +90,12 @@ class Plan(Record):
 
 
 class PlanNode(Record):
+    facts = LabelFacts(
+        graphql="app.api.types.plans",
+        roots=("plan_node", "plan_nodes"),
+        searchable=Searchable(("title", "summary"), {"plan_id": "n.plan_id"}),
+    )
+
     plan_id = StringProperty(required=True, index=True)
     node_type = _enum(e.PlanNodeType, required=True)
     title = StringProperty(required=True)
@@ -103,6 +120,11 @@ class PlanNode(Record):
 class ConstraintsSnapshot(Record):
     """Frozen when a plan is approved; never updated afterwards."""
 
+    facts = LabelFacts(
+        graphql="app.api.types.plans",
+        roots=("constraints_snapshot", "constraints_snapshots"),
+    )
+
     brandkit_version_id = StringProperty(required=True)
     kb_version_id = StringProperty(required=True)
     policies_version_id = StringProperty(required=True)
@@ -114,6 +136,15 @@ class ConstraintsSnapshot(Record):
 
 
 class Asset(Record):
+    facts = LabelFacts(
+        graphql="app.api.types.assets",
+        roots=("asset", "assets"),
+        searchable=Searchable(
+            ("title", "summary"),
+            {"plan_id": "head([(n)-[:FROM_BLUEPRINT]->(b:PlanNode) | b.plan_id])"},
+        ),
+    )
+
     asset_type = _enum(e.AssetType, required=True)
     source_blueprint_instance_id = StringProperty(index=True)
     status = _enum(e.AssetStatus, required=True)
@@ -129,6 +160,8 @@ class Asset(Record):
 
 
 class AssetVariant(Record):
+    facts = LabelFacts(graphql="app.api.types.assets", roots=("asset_variant", "asset_variants"))
+
     asset_id = StringProperty(required=True, index=True)
     platform = _enum(e.Platform, required=True)
     format = _enum(e.VariantFormat, required=True)
@@ -146,6 +179,11 @@ class AssetVariant(Record):
 
 
 class PromptArtifact(Record):
+    facts = LabelFacts(
+        graphql="app.api.types.assets",
+        roots=("prompt_artifact", "prompt_artifacts"),
+    )
+
     task_class = _enum(e.TaskClass, required=True)
     provider = StringProperty(required=True)
     model = StringProperty(required=True)
@@ -161,6 +199,11 @@ class PromptArtifact(Record):
 
 
 class ApprovalRecord(Record):
+    facts = LabelFacts(
+        graphql="app.api.types.assets",
+        roots=("approval_record", "approval_records"),
+    )
+
     asset_id = StringProperty(index=True)
     variant_id = StringProperty(index=True)
     required_by_policy = BooleanProperty(required=True)
@@ -174,6 +217,11 @@ class ApprovalRecord(Record):
 
 
 class PublishPackage(Record):
+    facts = LabelFacts(
+        graphql="app.api.types.publishing",
+        roots=("publish_package", "publish_packages"),
+    )
+
     plan_id = StringProperty(required=True, index=True)
     target_platforms = ArrayProperty(_enum(e.Platform))
     variant_ids = ArrayProperty(StringProperty())
@@ -186,6 +234,8 @@ class PublishPackage(Record):
 
 
 class PublishRun(Record):
+    facts = LabelFacts(graphql="app.api.types.publishing", roots=("publish_run", "publish_runs"))
+
     package_id = StringProperty(required=True, index=True)
     platform = _enum(e.Platform, required=True)
     status = _enum(e.PublishRunStatus, required=True)
@@ -198,6 +248,11 @@ class PublishRun(Record):
 
 
 class EvidenceArtifact(Record):
+    facts = LabelFacts(
+        graphql="app.api.types.publishing",
+        roots=("evidence_artifact", "evidence_artifacts"),
+    )
+
     run_id = StringProperty(required=True, index=True)
     kind = _enum(e.EvidenceKind, required=True)
     uri = StringProperty(required=True)
@@ -209,6 +264,12 @@ class EvidenceArtifact(Record):
 
 
 class ConversationThread(Record):
+    facts = LabelFacts(
+        graphql="app.api.types.conversations",
+        roots=("conversation_thread", "conversation_threads"),
+        searchable=Searchable(("summary_short",), {"thread_id": "n.id"}),
+    )
+
     platform = _enum(e.ConversationPlatform, required=True)
     thread_type = _enum(e.ThreadType, required=True)
     external_thread_ref = StringProperty(required=True)
@@ -233,6 +294,17 @@ class ConversationThread(Record):
 
 
 class ConversationEvent(Record):
+    facts = LabelFacts(
+        graphql="app.api.types.conversations",
+        roots=("conversation_event", "conversation_events"),
+        searchable=Searchable(
+            ("text", "metadata"),
+            {"thread_id": "n.thread_id"},
+            conversational=True,
+            stored_text="text_uri",
+        ),
+    )
+
     thread_id = StringProperty(required=True, index=True)
     platform = _enum(e.ConversationPlatform, required=True)
     direction = _enum(e.EventDirection, required=True)
@@ -251,6 +323,11 @@ class ConversationEvent(Record):
 class ThreadSummary(Record):
     """One version of a thread's summary; versions are kept, never overwritten."""
 
+    facts = LabelFacts(
+        graphql="app.api.types.conversations",
+        roots=("thread_summary", "thread_summaries"),
+    )
+
     thread_id = StringProperty(required=True, index=True)
     version = IntegerProperty(required=True)
     summary_short = StringProperty(required=True)
@@ -263,6 +340,11 @@ class ThreadSummary(Record):
 
 
 class EngagementEvent(Record):
+    facts = LabelFacts(
+        graphql="app.api.types.engagement",
+        roots=("engagement_event", "engagement_events"),
+    )
+
     platform = _enum(e.Platform, required=True)
     event_kind = _enum(e.EngagementKind, required=True)
     external_ref = StringProperty()
@@ -284,6 +366,11 @@ class EngagementEvent(Record):
 class PerformanceMetric(Record):
     """Ids are chosen by the client, so they are unique per client only (migration 0009)."""
 
+    facts = LabelFacts(
+        graphql="app.api.types.engagement",
+        roots=("performance_metric", "performance_metrics"),
+    )
+
     platform = _enum(e.Platform, required=True)
     asset_id = StringProperty(index=True)
     variant_id = StringProperty(index=True)
@@ -299,6 +386,8 @@ class PerformanceMetric(Record):
 
 
 class Agent(Record):
+    facts = LabelFacts(graphql="app.api.types.agents", roots=("agent", "agents"))
+
     name = StringProperty(required=True)
     description = StringProperty()
     state = JSONProperty()  # resumable agent state (seeds 001, 004), replaced as a whole
@@ -309,6 +398,12 @@ class Agent(Record):
 
 
 class AgentEpisode(Record):
+    facts = LabelFacts(
+        graphql="app.api.types.agents",
+        roots=("agent_episode", "agent_episodes"),
+        searchable=Searchable(("task_class", "output_summary"), {"agent": "n.agent_name"}),
+    )
+
     agent_name = StringProperty(required=True, index=True)
     task_class = StringProperty(required=True)
     trigger = _enum(e.EpisodeTrigger, required=True)
@@ -345,6 +440,12 @@ class AgentEpisode(Record):
 class Lesson(Record):
     """EpisodicMemory (seed 000, 8.1): confidence decays; superseded, never deleted."""
 
+    facts = LabelFacts(
+        graphql="app.api.types.lessons",
+        roots=("lesson", "lessons"),
+        searchable=Searchable(("statement",), {"scope": "n.scope"}),
+    )
+
     scope = _enum(e.LessonScope, required=True)
     lesson_type = _enum(e.LessonType, required=True)
     statement = StringProperty(required=True)
@@ -364,6 +465,11 @@ class Lesson(Record):
 
 
 class ClientSnapshot(Record):
+    facts = LabelFacts(
+        graphql="app.api.types.lessons",
+        roots=("client_snapshot", "client_snapshots"),
+    )
+
     time_window_start = DateTimeProperty(required=True)
     time_window_end = DateTimeProperty(required=True)
     top_assets = ArrayProperty(StringProperty())

@@ -13,9 +13,10 @@ from neo4j.exceptions import DatabaseError, DriverError, TransientError
 
 from app.graph.executor import GraphExecutor
 from app.graph.identifiers import cypher_label
+from app.model.labels import DERIVED_FILTERS
 from app.retrieval.embedder import Embedder
 from app.retrieval.pending import PENDING
-from app.retrieval.searchable import DERIVED_FILTERS, SearchableSpec, texts_for
+from app.retrieval.searchable import SearchableSpec, texts_for
 
 log = logging.getLogger(__name__)
 

@@ -11,6 +11,7 @@ from typing import Any
 from app.domain.kernel.errors import ValidationFailed
 from app.domain.kernel.principal import Principal
 from app.graph.executor import GraphExecutor
+from app.model.search_index import HIDDEN_INDEX_PROPERTIES
 from app.retrieval import search_queries as q
 from app.retrieval.embedder import Embedder
 from app.retrieval.fusion import (
@@ -167,7 +168,9 @@ def _collect(
         record_id = str(row["record"]["id"])
         if record_id in seen:
             continue
-        records[record_id] = {k: v for k, v in row["record"].items() if k not in q.INTERNAL}
+        records[record_id] = {
+            k: v for k, v in row["record"].items() if k not in HIDDEN_INDEX_PROPERTIES
+        }
         ranked.append(record_id)
         scores[signal][record_id] = float(row["score"])
 
@@ -236,7 +239,7 @@ async def _records(
     rows = await graph.read_plain(q.RECORDS, {"ids": ids, "client_id": params["client_id"]})
     found = rows[0]["found"] if rows else []
     return {
-        str(record["id"]): {k: v for k, v in record.items() if k not in q.INTERNAL}
+        str(record["id"]): {k: v for k, v in record.items() if k not in HIDDEN_INDEX_PROPERTIES}
         for record in found
     }
 

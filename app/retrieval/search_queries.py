@@ -8,18 +8,17 @@ from datetime import datetime
 from functools import cache
 from typing import Any
 
+from app.graph.fragments import DB_CLOCK, live, record_projection
 from app.graph.identifiers import Label, cypher_label
-from app.retrieval.searchable import INDEX_PROPERTIES, SHOWN_INDEX_PROPERTIES
 
 VECTOR_INDEX = "searchable_embedding"
 TEXT_INDEX = "searchable_text"
-# Internal properties never returned with a record.
-INTERNAL = tuple(sorted(INDEX_PROPERTIES - SHOWN_INDEX_PROPERTIES))
-PROJECTION = "n {.*, " + ", ".join(f"{name}: null" for name in INTERNAL) + "}"
+PROJECTION = record_projection("n")
 # What ranking needs of a candidate (conversation turns find their neighbours by these); the
 # records kept are read in full once ranked (records are costly to hydrate: their datetimes).
 RANKED = "n {.id, .record_type, .thread_id, .sequence}"
-LIVE = "(n.active IS NULL OR n.active) AND (n.expires_at IS NULL OR n.expires_at > datetime())"
+# Search spans labels without the `active` flag, and its queries carry no clock of their own.
+LIVE = live("n", DB_CLOCK, flagless=True)
 
 
 @dataclass(frozen=True)

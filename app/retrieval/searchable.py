@@ -1,4 +1,5 @@
-"""Which records are searchable, what text of theirs is indexed, and what filters they answer.
+"""The searchable records as the embedding worker and search see them: what the model declares
+of each (app/model/facts.py, `Searchable`) under its label, and the text a record is found by.
 
 Every searchable node also carries the `Searchable` label once the embedding worker has seen
 it: one vector index and one full-text index over that label serve every record type, both
@@ -9,80 +10,25 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, fields
 
-from app.graph.identifiers import Label
+from app.model.facts import Searchable
+from app.model.labels import SEARCHABLES
 
-SEARCHABLE_LABEL = "Searchable"
 
-
-@dataclass(frozen=True)
-class SearchableSpec:
+@dataclass(frozen=True, kw_only=True)
+class SearchableSpec(Searchable):
     label: str
-    # Properties joined (in order, skipping empty ones) into the indexed text.
-    text_fields: tuple[str, ...]
-    # Filter values stored on the node at index time: name -> Cypher expression over `n`.
-    # The expressions are constants of this module, never caller input.
-    derived: dict[str, str] = field(default_factory=dict)
-    # Conversation events are indexed as read in their conversation: see conversation_text.
-    conversational: bool = False
-    # A property holding the object-storage URI of text too long to keep inline: the worker
-    # reads it from there when the inline text is empty.
-    stored_text: str | None = None
 
 
-_SPECS = (
-    SearchableSpec("Plan", ("name", "summary"), {"plan_id": "n.id"}),
-    SearchableSpec("PlanNode", ("title", "summary"), {"plan_id": "n.plan_id"}),
-    SearchableSpec(
-        "Asset",
-        ("title", "summary"),
-        {"plan_id": "head([(n)-[:FROM_BLUEPRINT]->(b:PlanNode) | b.plan_id])"},
-    ),
-    SearchableSpec("ConversationThread", ("summary_short",), {"thread_id": "n.id"}),
-    SearchableSpec(
-        "ConversationEvent",
-        ("text", "metadata"),
-        {"thread_id": "n.thread_id"},
-        conversational=True,
-        stored_text="text_uri",
-    ),
-    SearchableSpec("AgentEpisode", ("task_class", "output_summary"), {"agent": "n.agent_name"}),
-    SearchableSpec("Lesson", ("statement",), {"scope": "n.scope"}),
-    SearchableSpec("MemoryRecord", ("key", "text", "tags"), {"agent": "n.agent"}),
-)
-
-SEARCHABLE: dict[str, SearchableSpec] = {spec.label: spec for spec in _SPECS}
-DERIVED_FILTERS = ("plan_id", "thread_id", "agent", "scope")
-
-# What the embedding worker writes on a record (besides the Searchable label); never part of
-# the record's own state.
-INDEX_PROPERTIES = frozenset(
-    {
-        "record_type",
-        "search_client",
-        "search_text",
-        "search_hash",
-        "embedding",
-        "embedding_model",
-        "search_truncated",
-        "embedded_at",
-        "indexed_version",
-        "index_error",
-        "search_plan_id",
-        "search_thread_id",
-        "search_agent",
-        "search_scope",
-    }
-)
-# Of those, what a found record shows of its indexing (the rest is never returned).
-SHOWN_INDEX_PROPERTIES = frozenset(
-    {"record_type", "embedding_model", "search_truncated", "embedded_at"}
-)
+def _spec(label: str, searchable: Searchable) -> SearchableSpec:
+    declared = {f.name: getattr(searchable, f.name) for f in fields(searchable)}
+    return SearchableSpec(label=label, **declared)
 
 
-def spec_for(label: str) -> SearchableSpec:
-    return SEARCHABLE[Label(label).value]
+SEARCHABLE: dict[str, SearchableSpec] = {
+    label: _spec(label, searchable) for label, searchable in SEARCHABLES.items()
+}
 
 
 def indexed_text(spec: SearchableSpec, properties: dict[str, object]) -> str:

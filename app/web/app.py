@@ -15,8 +15,8 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import Receive, Scope, Send
 
 from app.api.edge.graphiql_assets import LOCAL_PREFIX, local_assets
-from app.api.edge.http_view import GraphQLApp
 from app.api.edge.introspection import IntrospectionAnswers
+from app.api.read.http_view import GraphQLApp
 from app.runtime import close_services, open_services, start_memory_background
 from app.settings import Settings
 from app.web.auth import RequireApiKey

@@ -15,8 +15,8 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from app.api.edge.asgi import error_body, headers_of, send_json
 from app.api.edge.introspection import IntrospectionAnswers
 from app.api.edge.request_body import BadBody, request_json
-from app.api.edge.view_request import read_body, replay
 from app.api.errors import send_unavailable
+from app.api.read.view_request import read_body, replay
 from app.domain.kernel.errors import Unavailable
 from app.graph.executor import GraphExecutor
 from app.web.body_limits import declared_size

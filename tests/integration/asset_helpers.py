@@ -11,7 +11,7 @@ from app.artifacts.store import ArtifactStore, make_client
 from app.cli.admin import create_key
 from app.domain.kernel.principal import Principal
 from app.model.enums import Role
-from app.retrieval.searchable import INDEX_PROPERTIES, SEARCHABLE_LABEL
+from app.model.search_index import INDEX_PROPERTIES, SEARCHABLE_LABEL
 from app.settings import Settings
 from app.web.key_cache import USAGE_PROPERTIES
 from tests.integration.conftest import Caller

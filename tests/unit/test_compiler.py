@@ -3,22 +3,18 @@
 from __future__ import annotations
 
 import pytest
-from strawberry.types.nodes import SelectedField
 
 from app.api.read import graph_queries  # noqa: F401 - registers the node types
 from app.api.types.base import GRAPHQL_NAMES, NODE_TYPES
 from app.domain.kernel.errors import ValidationFailed
 from app.graph.compiler import Compiler, connection_query, get_query
 from app.graph.registry import entities
+from app.graph.selection import Field
 from app.model import MODEL
 
 
-def field(
-    name: str, *children: SelectedField, alias: str | None = None, **arguments: object
-) -> SelectedField:
-    return SelectedField(
-        name=name, directives={}, arguments=arguments, selections=list(children), alias=alias
-    )
+def field(name: str, *children: Field, alias: str | None = None, **arguments: object) -> Field:
+    return Field(name=name, alias=alias, arguments=arguments, children=children)
 
 
 def compiler() -> Compiler:
@@ -135,3 +131,24 @@ def test_a_field_selected_twice_under_one_key_is_merged() -> None:
     )
     assert query.count("`nodes`: COLLECT") == 1
     assert ".title" in query and ".status" in query
+
+
+def test_no_relationship_field_keeps_its_declaring_stub() -> None:
+    """to_many / to_one only declare a field (its arguments and type); the executable schema
+    resolves every relationship field with fast_fields' RelatedRows, fast path on or off."""
+    from graphql import GraphQLObjectType
+    from strawberry.types.base import get_object_definition
+
+    from app.api.read.fast_fields import RelatedRows
+    from app.api.schema import build_schema
+    from app.api.types.base import to_camel
+    from app.settings import Settings
+
+    for fast in (True, False):
+        built = build_schema(Settings.model_construct(graphql_fast_path=fast))
+        for label, node in NODE_TYPES.items():
+            graphql_type = built._schema.type_map[get_object_definition(node, strict=True).name]
+            assert isinstance(graphql_type, GraphQLObjectType)
+            for name in entities()[label].relationships:
+                field = graphql_type.fields[to_camel(name)]
+                assert isinstance(field.resolve, RelatedRows), (label, name)

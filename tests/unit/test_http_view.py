@@ -15,8 +15,8 @@ import pytest
 from starlette.types import Message
 from strawberry.asgi import GraphQL
 
-from app.api.edge.http_view import GraphQLApp
-from app.api.edge.view_request import single_operation
+from app.api.read.http_view import GraphQLApp
+from app.api.read.view_request import single_operation
 from app.runtime import Services
 from app.settings import Settings
 
@@ -109,7 +109,8 @@ def test_the_direct_path_takes_only_single_json_operations() -> None:
 
 def test_a_batch_body_is_parsed_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """Review E4: the view parsed the body, then strawberry's view parsed it again."""
-    from app.api.edge import http_view, request_body
+    from app.api.edge import request_body
+    from app.api.read import http_view
 
     parses: list[object] = []
     decode = request_body._DECODER.decode

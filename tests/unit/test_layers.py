@@ -149,3 +149,27 @@ def test_aggregates_import_each_other_without_a_loop() -> None:
 
     loops = sorted(name for name in needs if reaches(name, name, set()))
     assert loops == [], f"aggregates in an import loop: {loops}"
+
+
+# The query compiler reads a framework-neutral selection (app/graph/selection.py, built by
+# app/api/read/selection.py): nothing below the API knows a GraphQL library.
+GRAPHQL_LIBRARIES = frozenset({"strawberry", "graphql"})
+
+
+def _libraries(path: Path) -> Iterator[str]:
+    """The top-level package of every absolute import in the file."""
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            yield node.module.split(".")[0]
+        elif isinstance(node, ast.Import):
+            yield from (a.name.split(".")[0] for a in node.names)
+
+
+def test_the_graph_layer_imports_no_graphql_library() -> None:
+    found = {
+        (_module_name(path), library)
+        for path in (APP / "graph").rglob("*.py")
+        for library in _libraries(path)
+        if library in GRAPHQL_LIBRARIES
+    }
+    assert found == set()

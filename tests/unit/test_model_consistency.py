@@ -10,6 +10,7 @@ from app.api.types.plans import Plan as PlanType
 from app.graph.cypher_files import load_migrations, split_statements
 from app.graph.identifiers import Label
 from app.model import MODEL
+from app.model.labels import SEARCHABLES
 from app.model.nodes import Plan
 
 REPO = Path(__file__).resolve().parents[2]
@@ -47,6 +48,40 @@ def test_unique_properties_of_the_model_have_constraints() -> None:
             if prop.unique_index:
                 unique = rf"\(n:{cls.__name__}\) REQUIRE (n\.{name}|\(n\.client_id, n\.{name}\))"
                 assert re.search(rf"{unique} IS UNIQUE", text), f"{cls.__name__}.{name}"
+
+
+def test_every_searchable_label_has_an_updated_at_index() -> None:
+    """The embedding worker scans each searchable label by updated_at (app/retrieval/indexing.py):
+    without an index that starts with it, every pass reads the whole label."""
+    text = all_statements()
+    missing = [
+        label
+        for label in SEARCHABLES
+        if not re.search(rf"FOR \(n:{label}\) ON \(n\.updated_at[,)]", text)
+    ]
+    assert missing == [], f"add a migration with an updated_at index for {missing}"
+
+
+# Declared `index=True` on the model, with no index in any migration yet (issue 12 found them).
+UNINDEXED = {
+    ("ThreadSummary", "thread_id"),
+    ("AgentEpisode", "agent_name"),
+    ("AgentEpisode", "parent_episode_id"),
+    ("MemoryVersion", "record_id"),
+    ("MemoryArtifact", "owner_id"),
+    ("AgentCycle", "agent_name"),
+}
+
+
+def test_indexed_properties_of_the_model_have_indexes() -> None:
+    text = all_statements()
+    found = set()
+    for cls in MODEL:
+        for name, prop in cls.defined_properties(rels=False, aliases=False).items():
+            index = rf"FOR \(n:{cls.__name__}\) ON \((n\.client_id, )?n\.{name}[,)]"
+            if prop.index and not re.search(index, text):
+                found.add((cls.__name__, name))
+    assert found == UNINDEXED
 
 
 def test_graphql_plan_type_exposes_the_model_properties() -> None:

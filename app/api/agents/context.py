@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 import strawberry
 
 from app.api.agents import outputs as o
 from app.api.context import Info
+from app.api.inputs import input_arguments
+from app.api.outputs import from_fields
+from app.api.resolve import run
 from app.api.types.memory import MemoryRecord
 from app.domain import agents
 
@@ -86,27 +88,13 @@ class ContextQueries:
         "a token budget, with the ids of every record used."
     )
     async def get_context(self, info: Info, input: ContextInput) -> AgentContext:
-        fields = dataclasses.asdict(input)
-        services = info.context.services
-        found = await agents.get_context(
-            services.graph,
-            services.embedder,
-            principal=info.context.caller(),
-            agent_name=fields.pop("agent_name"),
-            fields=fields,
-        )
-        return AgentContext(
-            agent_name=found["agent_name"],
-            task_type=found["task_type"],
-            session_id=found["session_id"],
-            subject=found["subject"],
+        found = await run(info, agents.get_context, **input_arguments(input, "agent_name"))
+        return from_fields(
+            AgentContext,
+            found,
             patterns=o.agent_patterns(found["patterns"]),
-            patterns_included=found["patterns_included"],
             session_entries=_entries(found["session_entries"]),
             workspace_context=_entries(found["workspace_context"]),
             relevant_memories=_entries(found["relevant_memories"]),
-            token_budget=found["token_budget"],
-            tokens_used=found["tokens_used"],
-            omitted=found["omitted"],
             used_ids=[strawberry.ID(i) for i in found["used_ids"]],
         )

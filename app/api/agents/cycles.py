@@ -3,9 +3,7 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
-from typing import Any
 
 import strawberry
 from strawberry.scalars import JSON
@@ -13,13 +11,13 @@ from strawberry.scalars import JSON
 from app.api.agents.inputs import CompleteCycleInput, RecordCycleInput
 from app.api.agents.resume import resume_row
 from app.api.context import Info
-from app.api.idempotent import IdempotencyKey, create_once, idempotent
-from app.api.read.nodes import load_written
+from app.api.idempotent import IdempotencyKey, idempotent
+from app.api.inputs import input_arguments
+from app.api.resolve import write
 from app.api.types.agent_memory import AgentCycle
 from app.api.types.agents import Agent
 from app.domain import agents
 from app.domain.agents import agent_name_for
-from app.graph.executor import GraphExecutor
 
 
 @strawberry.type(
@@ -44,18 +42,8 @@ class CycleMutations:
     async def record_cycle(
         self, info: Info, input: RecordCycleInput, idempotency_key: IdempotencyKey = None
     ) -> AgentCycle:
-        async def create(graph: GraphExecutor) -> dict[str, Any]:
-            fields = dataclasses.asdict(input)  # anew on every run: it may be retried
-            return await agents.record_cycle(
-                graph,
-                principal=info.context.caller(),
-                agent_name=fields.pop("agent_name"),
-                memory_ids=fields.pop("memory_ids"),
-                fields=fields,
-            )
-
-        record = await create_once(info, create)
-        return await load_written(info, "AgentCycle", record)  # type: ignore[no-any-return]
+        arguments = input_arguments(input, "agent_name", "memory_ids")
+        return await write(info, agents.record_cycle, AgentCycle, **arguments)
 
     @strawberry.mutation(
         description="Complete a PROPOSED cycle with its action result (SUCCEEDED or FAILED); "
@@ -64,15 +52,8 @@ class CycleMutations:
     async def complete_cycle(
         self, info: Info, id: strawberry.ID, input: CompleteCycleInput
     ) -> AgentCycle:
-        fields = dataclasses.asdict(input)
-        record = await agents.complete_cycle(
-            info.context.graph,
-            principal=info.context.caller(),
-            cycle_id=id,
-            memory_ids=fields.pop("memory_ids"),
-            fields=fields,
-        )
-        return await load_written(info, "AgentCycle", record)  # type: ignore[no-any-return]
+        arguments = input_arguments(input, "memory_ids")
+        return await write(info, agents.complete_cycle, AgentCycle, cycle_id=id, **arguments)
 
     @strawberry.mutation(
         description="Replace the agent's state (a JSON object); its stateVersion goes up by "
@@ -88,17 +69,14 @@ class CycleMutations:
         expected_version: int | None = None,
         idempotency_key: IdempotencyKey = None,
     ) -> Agent:
-        record = await create_once(
+        return await write(
             info,
-            lambda graph: agents.save_agent_state(
-                graph,
-                principal=info.context.caller(),
-                agent_name=agent_name,
-                state=state,
-                expected_version=expected_version,
-            ),
+            agents.save_agent_state,
+            Agent,
+            agent_name=agent_name,
+            state=state,
+            expected_version=expected_version,
         )
-        return await load_written(info, "Agent", record)  # type: ignore[no-any-return]
 
 
 @strawberry.type

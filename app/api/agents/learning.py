@@ -2,20 +2,18 @@
 
 from __future__ import annotations
 
-import dataclasses
-from typing import Any
-
 import strawberry
 
 from app.api.agents import outputs as o
 from app.api.agents.inputs import FeedbackInput
 from app.api.context import Info
-from app.api.idempotent import IdempotencyKey, create_once, idempotent
+from app.api.idempotent import IdempotencyKey, idempotent
+from app.api.inputs import input_arguments
+from app.api.resolve import run
 from app.api.types.agent_memory import AgentPerformance, FeedbackEvent
 from app.api.types.connection import Connection, connection
 from app.domain import agents
 from app.domain.agents import learning_rules
-from app.graph.executor import GraphExecutor
 
 
 @strawberry.type
@@ -29,16 +27,8 @@ class LearningMutations:
     async def learn_from_feedback(
         self, info: Info, input: FeedbackInput, idempotency_key: IdempotencyKey = None
     ) -> o.FeedbackLearned:
-        async def create(graph: GraphExecutor) -> dict[str, Any]:
-            fields = dataclasses.asdict(input)  # anew on every run: it may be retried
-            return await agents.learn_from_feedback(
-                graph,
-                principal=info.context.caller(),
-                agent_name=fields.pop("agent_name"),
-                fields=fields,
-            )
-
-        learned = await create_once(info, create)
+        arguments = input_arguments(input, "agent_name")
+        learned = await run(info, agents.learn_from_feedback, **arguments)
         performance = learned["performance"]
         patterns = learning_rules.agent_patterns(
             [performance],
@@ -62,12 +52,7 @@ class LearningQueries:
     async def agent_patterns(
         self, info: Info, agent_name: str | None = None, task_type: str | None = None
     ) -> o.AgentPatterns:
-        found = await agents.agent_patterns(
-            info.context.graph,
-            principal=info.context.caller(),
-            agent_name=agent_name,
-            task_type=task_type,
-        )
+        found = await run(info, agents.agent_patterns, agent_name=agent_name, task_type=task_type)
         return o.agent_patterns(found)
 
     @strawberry.field(
@@ -82,13 +67,13 @@ class LearningQueries:
         first: int = 20,
         after: str | None = None,
     ) -> Connection[FeedbackEvent]:
-        rows, total = await agents.feedback_history(
-            info.context.graph,
-            principal=info.context.caller(),
+        rows, total = await run(
+            info,
+            agents.feedback_history,
             agent_name=agent_name,
             task_type=task_type,
             first=first,
             after=after,
         )
         nodes = [FeedbackEvent.from_row(row) for row in rows]
-        return connection(nodes, rows, total=total, first=first)  # type: ignore[no-any-return]
+        return connection(nodes, rows, total=total, first=first)

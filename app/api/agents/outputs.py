@@ -8,6 +8,7 @@ from typing import Any
 import strawberry
 from strawberry.scalars import JSON
 
+from app.api.outputs import from_fields
 from app.api.types.agent_memory import AgentPerformance, FeedbackEvent, MemorySubject
 from app.api.types.agents import Agent
 
@@ -65,17 +66,11 @@ class RelationshipContext:
 
 
 def agent_patterns(summary: dict[str, Any]) -> AgentPatterns:
-    return AgentPatterns(
-        agent_name=summary["agent_name"],
-        task_type=summary["task_type"],
+    return from_fields(
+        AgentPatterns,
+        summary,
         task_types=list(summary["task_types"]),
-        total_tasks=summary["total_tasks"],
-        successful_tasks=summary["successful_tasks"],
-        success_rate=summary["success_rate"],
-        avg_rating=summary["avg_rating"],
-        rating_count=summary["rating_count"],
         patterns=[PatternStats(**stats) for stats in summary["patterns"]],
-        updated_at=summary["updated_at"],
     )
 
 

@@ -5,21 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from strawberry.types.nodes import Selection
-
 from app.api.context import Info
+from app.api.read.selection import Field, selected, under
 from app.api.types.base import GRAPHQL_NAMES
 from app.domain.kernel.errors import NotFound
-from app.graph.compiler import Compiler, flatten
+from app.graph.compiler import Compiler
 
 
-def selections_under(info: Info, name: str) -> list[Selection]:
-    """What the caller selected under one field of the root field's result."""
-    root = flatten(info.selected_fields)[0]
-    return [s for f in flatten(root.selections) if f.name == name for s in f.selections]
-
-
-def resume_query(compiler: Compiler, agent: list[Selection], cycle: list[Selection]) -> str:
+def resume_query(compiler: Compiler, agent: list[Field], cycle: list[Field]) -> str:
     # The cycle's variable is `c`; the compiler names its own variables n0, n1, ...
     agent_projection = compiler.projection("Agent", "n0", agent)
     cycle_projection = compiler.projection("AgentCycle", "c", cycle)
@@ -39,9 +32,8 @@ RETURN {agent_projection} AS agent, n0.state AS state,
 async def resume_row(info: Info, agent_name: str) -> dict[str, Any]:
     principal = info.context.caller()
     compiler = Compiler(client_id=principal.client_id, names=GRAPHQL_NAMES)
-    query = resume_query(
-        compiler, selections_under(info, "agent"), selections_under(info, "latestCycle")
-    )
+    fields = selected(info)
+    query = resume_query(compiler, under(fields, "agent"), under(fields, "latestCycle"))
     rows = await info.context.graph.read_plain(query, compiler.params | {"agent_name": agent_name})
     if not rows:
         raise NotFound(f"no agent named {agent_name!r}", agent_name=agent_name)

@@ -4,18 +4,18 @@ app/domain/agents/subjects."""
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
 
 import strawberry
 
 from app.api.agents import outputs as o
 from app.api.agents.inputs import RelationshipInput, SubjectInput, TouchInput
 from app.api.context import Info
-from app.api.idempotent import IdempotencyKey, create_once, idempotent
+from app.api.idempotent import IdempotencyKey, idempotent
+from app.api.inputs import input_arguments
 from app.api.read.nodes import load_written
+from app.api.resolve import run, write
 from app.api.types.agent_memory import MemorySubject
 from app.domain import agents
-from app.graph.executor import GraphExecutor
 
 
 @strawberry.type
@@ -25,25 +25,16 @@ class SubjectMutations:
         "displayName or profile replaces the stored one."
     )
     async def upsert_subject(self, info: Info, input: SubjectInput) -> MemorySubject:
-        record = await agents.upsert_subject(
-            info.context.graph, principal=info.context.caller(), fields=dataclasses.asdict(input)
-        )
-        return await load_written(info, "MemorySubject", record)  # type: ignore[no-any-return]
+        fields = dataclasses.asdict(input)
+        return await write(info, agents.upsert_subject, MemorySubject, fields=fields)
 
     @strawberry.mutation(
         description="Create or update the relationship context between a subject (which must "
         "exist) and an agent (created on first use)."
     )
     async def set_relationship(self, info: Info, input: RelationshipInput) -> o.RelationshipContext:
-        fields = dataclasses.asdict(input)
-        record = await agents.set_relationship(
-            info.context.graph,
-            principal=info.context.caller(),
-            subject=fields.pop("subject"),
-            agent_name=fields.pop("agent_name"),
-            fields=fields,
-        )
-        return o.relationship_context(record)
+        arguments = input_arguments(input, "subject", "agent_name")
+        return o.relationship_context(await run(info, agents.set_relationship, **arguments))
 
     @strawberry.mutation(
         description="Record a contact: add its sessions, interactions and minutes to the "
@@ -53,19 +44,8 @@ class SubjectMutations:
     async def touch_relationship(
         self, info: Info, input: TouchInput, idempotency_key: IdempotencyKey = None
     ) -> o.RelationshipContext:
-        async def create(graph: GraphExecutor) -> dict[str, Any]:
-            fields = dataclasses.asdict(input)  # anew on every run: it may be retried
-            return await agents.touch_relationship(
-                graph,
-                principal=info.context.caller(),
-                subject=fields.pop("subject"),
-                agent_name=fields.pop("agent_name"),
-                at=fields.pop("at"),
-                fields=fields,
-            )
-
-        record = await create_once(info, create)
-        return o.relationship_context(record)
+        arguments = input_arguments(input, "subject", "agent_name", "at")
+        return o.relationship_context(await run(info, agents.touch_relationship, **arguments))
 
 
 @strawberry.type
@@ -77,17 +57,10 @@ class SubjectQueries:
     async def relationship(
         self, info: Info, subject: str, agent_name: str | None = None
     ) -> o.RelationshipContext:
-        record = await agents.get_relationship(
-            info.context.graph,
-            principal=info.context.caller(),
-            subject=subject,
-            agent_name=agent_name,
-        )
+        record = await run(info, agents.get_relationship, subject=subject, agent_name=agent_name)
         return o.relationship_context(record)
 
     @strawberry.field(description="The client's subject by externalRef.")
     async def subject_by_ref(self, info: Info, external_ref: str) -> MemorySubject:
-        record = await agents.get_subject(
-            info.context.graph, principal=info.context.caller(), external_ref=external_ref
-        )
-        return await load_written(info, "MemorySubject", record)  # type: ignore[no-any-return]
+        record = await run(info, agents.get_subject, external_ref=external_ref)
+        return await load_written(info, MemorySubject, record)

@@ -10,10 +10,11 @@ import strawberry
 from app.api.context import Info
 from app.api.conversations import inputs as i
 from app.api.conversations import outputs as o
-from app.api.idempotent import IdempotencyKey, create_once, idempotent
+from app.api.idempotent import IdempotencyKey, idempotent
 from app.api.inputs import given_fields
-from app.api.read.nodes import load_written, load_written_at
-from app.api.types.conversations import ConversationEvent, ConversationThread
+from app.api.read.nodes import load_written_at
+from app.api.resolve import run, write
+from app.api.types.conversations import ConversationEvent, ConversationThread, ThreadSummary
 from app.domain import conversations
 from app.domain.conversations import ConversationPolicy, SummaryWrite
 from app.model.enums import HandoffState, ThreadStatus
@@ -25,8 +26,8 @@ def _policy(info: Info) -> ConversationPolicy:
 
 async def _summary_payload(info: Info, written: SummaryWrite) -> o.ThreadSummaryPayload:
     return o.ThreadSummaryPayload(
-        summary=await load_written_at(info, "ThreadSummary", written.summary, "summary"),
-        thread=await load_written_at(info, "ConversationThread", written.thread, "thread"),
+        summary=await load_written_at(info, ThreadSummary, written.summary, "summary"),
+        thread=await load_written_at(info, ConversationThread, written.thread, "thread"),
     )
 
 
@@ -38,23 +39,18 @@ class ConversationMutations:
     async def create_conversation_thread(
         self, info: Info, input: i.CreateConversationThreadInput
     ) -> o.CreateConversationThreadPayload:
-        written = await conversations.create_thread(
-            info.context.graph, principal=info.context.caller(), fields=dataclasses.asdict(input)
-        )
-        thread = await load_written_at(info, "ConversationThread", written.thread, "thread")
+        written = await run(info, conversations.create_thread, fields=dataclasses.asdict(input))
+        thread = await load_written_at(info, ConversationThread, written.thread, "thread")
         return o.CreateConversationThreadPayload(thread=thread, created=written.created)
 
     @strawberry.mutation(description="Change the participant, safety flags or open questions.")
     async def update_conversation_thread(
         self, info: Info, id: strawberry.ID, input: i.UpdateConversationThreadInput
     ) -> ConversationThread:
-        record = await conversations.update_thread(
-            info.context.graph,
-            principal=info.context.caller(),
-            thread_id=id,
-            changes=given_fields(input),
+        changes = given_fields(input)
+        return await write(
+            info, conversations.update_thread, ConversationThread, thread_id=id, changes=changes
         )
-        return await load_written(info, "ConversationThread", record)  # type: ignore[no-any-return]
 
     @strawberry.mutation(
         description="Move a thread's status (open -> dormant|escalated|closed, dormant -> "
@@ -65,10 +61,9 @@ class ConversationMutations:
     async def transition_conversation_thread(
         self, info: Info, id: strawberry.ID, to: ThreadStatus
     ) -> ConversationThread:
-        record = await conversations.transition_thread(
-            info.context.graph, principal=info.context.caller(), thread_id=id, target=to
+        return await write(
+            info, conversations.transition_thread, ConversationThread, thread_id=id, target=to
         )
-        return await load_written(info, "ConversationThread", record)  # type: ignore[no-any-return]
 
     @strawberry.mutation(
         description="Mark a human handoff done (AWAITING_HUMAN -> COMPLETED); the other moves "
@@ -77,10 +72,9 @@ class ConversationMutations:
     async def transition_thread_handoff(
         self, info: Info, id: strawberry.ID, to: HandoffState
     ) -> ConversationThread:
-        record = await conversations.transition_handoff(
-            info.context.graph, principal=info.context.caller(), thread_id=id, target=to
+        return await write(
+            info, conversations.transition_handoff, ConversationThread, thread_id=id, target=to
         )
-        return await load_written(info, "ConversationThread", record)  # type: ignore[no-any-return]
 
     @strawberry.mutation(
         description="Append an event to a thread (next sequence number); a retry with the same "
@@ -89,14 +83,9 @@ class ConversationMutations:
     async def append_conversation_event(
         self, info: Info, input: i.AppendConversationEventInput
     ) -> o.AppendConversationEventPayload:
-        written = await conversations.append_event(
-            info.context.graph,
-            info.context.services.artifacts,
-            principal=info.context.caller(),
-            policy=_policy(info),
-            item=i.event_item(input),
-        )
-        event = await load_written_at(info, "ConversationEvent", written.event, "event")
+        item = i.event_item(input)
+        written = await run(info, conversations.append_event, policy=_policy(info), item=item)
+        event = await load_written_at(info, ConversationEvent, written.event, "event")
         return o.AppendConversationEventPayload(event=event, duplicate=written.duplicate)
 
     @strawberry.mutation(
@@ -106,13 +95,8 @@ class ConversationMutations:
     async def append_conversation_events(
         self, info: Info, events: list[i.AppendConversationEventInput]
     ) -> o.AppendConversationEventsPayload:
-        written = await conversations.append_events(
-            info.context.graph,
-            info.context.services.artifacts,
-            principal=info.context.caller(),
-            policy=_policy(info),
-            items=[i.event_item(event) for event in events],
-        )
+        items = [i.event_item(event) for event in events]
+        written = await run(info, conversations.append_events, policy=_policy(info), items=items)
         results = [
             o.AppendConversationEventPayload(
                 event=ConversationEvent.from_row(w.event), duplicate=w.duplicate
@@ -128,10 +112,9 @@ class ConversationMutations:
     async def request_thread_summary(
         self, info: Info, thread_id: strawberry.ID
     ) -> ConversationThread:
-        record = await conversations.request_summary(
-            info.context.graph, principal=info.context.caller(), thread_id=thread_id
+        return await write(
+            info, conversations.request_summary, ConversationThread, thread_id=thread_id
         )
-        return await load_written(info, "ConversationThread", record)  # type: ignore[no-any-return]
 
     @strawberry.mutation(
         description="Store a new summary version (method 'agent'); the thread shows it and "
@@ -149,19 +132,15 @@ class ConversationMutations:
         events_covered: int | None = None,
         idempotency_key: IdempotencyKey = None,
     ) -> o.ThreadSummaryPayload:
-        written = await create_once(
+        written = await run(
             info,
-            lambda graph: conversations.write_summary(
-                graph,
-                info.context.services.artifacts,
-                principal=info.context.caller(),
-                policy=_policy(info),
-                thread_id=thread_id,
-                summary_short=summary_short,
-                summary_long=summary_long,
-                open_questions=open_questions,
-                events_covered=events_covered,
-            ),
+            conversations.write_summary,
+            policy=_policy(info),
+            thread_id=thread_id,
+            summary_short=summary_short,
+            summary_long=summary_long,
+            open_questions=open_questions,
+            events_covered=events_covered,
         )
         return await _summary_payload(info, written)
 
@@ -173,14 +152,7 @@ class ConversationMutations:
     async def summarize_thread(
         self, info: Info, thread_id: strawberry.ID, idempotency_key: IdempotencyKey = None
     ) -> o.ThreadSummaryPayload:
-        written = await create_once(
-            info,
-            lambda graph: conversations.summarize_thread(
-                graph,
-                info.context.services.artifacts,
-                principal=info.context.caller(),
-                policy=_policy(info),
-                thread_id=thread_id,
-            ),
+        written = await run(
+            info, conversations.summarize_thread, policy=_policy(info), thread_id=thread_id
         )
         return await _summary_payload(info, written)

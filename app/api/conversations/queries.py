@@ -6,6 +6,7 @@ from __future__ import annotations
 import strawberry
 
 from app.api.context import Info
+from app.api.resolve import run
 from app.api.types.conversations import ConversationEvent, ConversationThread
 from app.domain import conversations
 
@@ -19,9 +20,7 @@ class ConversationQueries:
     async def threads_needing_summary(
         self, info: Info, first: int = 20
     ) -> list[ConversationThread]:
-        records = await conversations.summary_queue(
-            info.context.graph, principal=info.context.caller(), first=first
-        )
+        records = await run(info, conversations.summary_queue, first=first)
         return [ConversationThread.from_row(record) for record in records]
 
     @strawberry.field(
@@ -30,9 +29,9 @@ class ConversationQueries:
     async def thread_events(
         self, info: Info, thread_id: strawberry.ID, after_sequence: int = 0, first: int = 50
     ) -> list[ConversationEvent]:
-        _, events = await conversations.thread_events(
-            info.context.graph,
-            principal=info.context.caller(),
+        _, events = await run(
+            info,
+            conversations.thread_events,
             thread_id=thread_id,
             after_sequence=after_sequence,
             first=first,
@@ -44,9 +43,4 @@ class ConversationQueries:
         "against textSha256) when it was too long to keep inline."
     )
     async def conversation_event_text(self, info: Info, id: strawberry.ID) -> str | None:
-        return await conversations.event_text(
-            info.context.graph,
-            info.context.services.artifacts,
-            principal=info.context.caller(),
-            event_id=id,
-        )
+        return await run(info, conversations.event_text, event_id=id)

@@ -10,6 +10,8 @@ from app.api.context import Info
 from app.api.engagement import inputs as i
 from app.api.engagement import outputs as o
 from app.api.read.nodes import load_written_at
+from app.api.resolve import run
+from app.api.types.engagement import EngagementEvent
 from app.domain import engagement
 from app.domain.engagement import ingest_metrics
 
@@ -23,10 +25,8 @@ class EngagementMutations:
     async def record_engagement_event(
         self, info: Info, input: i.RecordEngagementEventInput
     ) -> o.RecordEngagementEventPayload:
-        written = await engagement.record_event(
-            info.context.graph, principal=info.context.caller(), fields=dataclasses.asdict(input)
-        )
-        event = await load_written_at(info, "EngagementEvent", written.event, "event")
+        written = await run(info, engagement.record_event, fields=dataclasses.asdict(input))
+        event = await load_written_at(info, EngagementEvent, written.event, "event")
         return o.RecordEngagementEventPayload(event=event, deduplicated=written.deduplicated)
 
     @strawberry.mutation(
@@ -38,9 +38,9 @@ class EngagementMutations:
         self, info: Info, metrics: list[i.PerformanceMetricInput]
     ) -> o.IngestPerformanceMetricsPayload:
         settings = info.context.services.settings
-        result = await ingest_metrics(
-            info.context.graph,
-            principal=info.context.caller(),
+        result = await run(
+            info,
+            ingest_metrics,
             metrics=[i.metric_fields(metric) for metric in metrics],
             batch_size=settings.metric_batch_size,
             limit=settings.metric_ingest_max,

@@ -10,6 +10,8 @@ import strawberry
 
 from app.api.context import Info
 from app.api.engagement.outputs import MetricRollupRow
+from app.api.outputs import from_fields
+from app.api.resolve import run
 from app.domain import engagement
 from app.domain.engagement import RollupBucket, RollupGroupBy
 from app.model.enums import MetricType
@@ -37,9 +39,9 @@ class EngagementQueries:
         bucket: RollupBucket = RollupBucket.NONE,
         first: int = 100,
     ) -> list[MetricRollupRow]:
-        rows = await engagement.metric_rollup(
-            info.context.graph,
-            principal=info.context.caller(),
+        rows = await run(
+            info,
+            engagement.metric_rollup,
             group_by=group_by,
             metric_types=metric_types,
             start=from_,
@@ -48,15 +50,6 @@ class EngagementQueries:
             first=first,
         )
         return [
-            MetricRollupRow(
-                key=row["key"],
-                label=row["label"],
-                bucket_start=row["bucket_start"],
-                metric_type=MetricType(row["metric_type"]),
-                sum=row["sum"],
-                avg=row["avg"],
-                max=row["max"],
-                count=row["count"],
-            )
+            from_fields(MetricRollupRow, row, metric_type=MetricType(row["metric_type"]))
             for row in rows
         ]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
 
 import strawberry
 from strawberry.scalars import JSON
@@ -15,11 +14,11 @@ from app.api.episodes.inputs import (
     EpisodeLinkInput,
     StartEpisodeInput,
 )
-from app.api.idempotent import IdempotencyKey, create_once, idempotent
-from app.api.read.nodes import load_written
+from app.api.idempotent import IdempotencyKey, idempotent
+from app.api.inputs import input_arguments
+from app.api.resolve import write
 from app.api.types.agents import Agent, AgentEpisode
 from app.domain import agents, episodes
-from app.graph.executor import GraphExecutor
 
 
 @strawberry.type
@@ -27,31 +26,17 @@ class EpisodeMutations:
     @strawberry.mutation(description="The client's agent of that name, created if new.")
     async def ensure_agent(self, info: Info, input: EnsureAgentInput | None = None) -> Agent:
         given = input or EnsureAgentInput()
-        record = await agents.ensure_agent(
-            info.context.graph,
-            principal=info.context.caller(),
-            name=given.name,
-            description=given.description,
+        return await write(
+            info, agents.ensure_agent, Agent, name=given.name, description=given.description
         )
-        return await load_written(info, "Agent", record)  # type: ignore[no-any-return]
 
     @strawberry.mutation(description="Start a RUNNING episode of an agent (created on first use).")
     @idempotent
     async def start_episode(
         self, info: Info, input: StartEpisodeInput, idempotency_key: IdempotencyKey = None
     ) -> AgentEpisode:
-        async def create(graph: GraphExecutor) -> dict[str, Any]:
-            fields = dataclasses.asdict(input)  # anew on every run: it may be retried
-            return await episodes.start_episode(
-                graph,
-                principal=info.context.caller(),
-                agent_name=fields.pop("agent_name"),
-                parent_episode_id=fields.pop("parent_episode_id"),
-                fields=fields,
-            )
-
-        record = await create_once(info, create)
-        return await load_written(info, "AgentEpisode", record)  # type: ignore[no-any-return]
+        arguments = input_arguments(input, "agent_name", "parent_episode_id")
+        return await write(info, episodes.start_episode, AgentEpisode, **arguments)
 
     @strawberry.mutation(
         description="Link a running episode to records it READ (plan nodes, assets, threads, "
@@ -64,14 +49,14 @@ class EpisodeMutations:
         reads: list[EpisodeLinkInput] | None = None,
         writes: list[EpisodeLinkInput] | None = None,
     ) -> AgentEpisode:
-        record = await episodes.link_records(
-            info.context.graph,
-            principal=info.context.caller(),
+        return await write(
+            info,
+            episodes.link_records,
+            AgentEpisode,
             episode_id=id,
             reads=[dataclasses.asdict(link) for link in reads or []],
             writes=[dataclasses.asdict(link) for link in writes or []],
         )
-        return await load_written(info, "AgentEpisode", record)  # type: ignore[no-any-return]
 
     @strawberry.mutation(description="Append tool calls (JSON objects) to a running episode's log.")
     @idempotent
@@ -83,19 +68,15 @@ class EpisodeMutations:
         idempotency_key: IdempotencyKey = None,
     ) -> AgentEpisode:
         settings = info.context.services.settings
-        record = await create_once(
+        return await write(
             info,
-            lambda graph: episodes.append_tool_calls(
-                graph,
-                info.context.services.artifacts,
-                principal=info.context.caller(),
-                episode_id=id,
-                entries=list(entries),
-                max_bytes=settings.episode_log_max_bytes,
-                max_chunks=settings.episode_log_max_chunks,
-            ),
+            episodes.append_tool_calls,
+            AgentEpisode,
+            episode_id=id,
+            entries=list(entries),
+            max_bytes=settings.episode_log_max_bytes,
+            max_chunks=settings.episode_log_max_chunks,
         )
-        return await load_written(info, "AgentEpisode", record)  # type: ignore[no-any-return]
 
     @strawberry.mutation(
         description="Close a running episode: its log (inputs, reads, tool calls, writes, "
@@ -104,11 +85,5 @@ class EpisodeMutations:
     async def close_episode(
         self, info: Info, id: strawberry.ID, input: CloseEpisodeInput
     ) -> AgentEpisode:
-        record = await episodes.close_episode(
-            info.context.graph,
-            info.context.services.artifacts,
-            principal=info.context.caller(),
-            episode_id=id,
-            fields=dataclasses.asdict(input),
-        )
-        return await load_written(info, "AgentEpisode", record)  # type: ignore[no-any-return]
+        fields = dataclasses.asdict(input)
+        return await write(info, episodes.close_episode, AgentEpisode, episode_id=id, fields=fields)

@@ -8,6 +8,7 @@ import strawberry
 from app.api.context import Info
 from app.api.episodes import outputs as o
 from app.api.read.nodes import load_written
+from app.api.resolve import run
 from app.api.types.agents import Agent, AgentEpisode
 from app.domain import agents, episodes
 from app.domain.kernel.errors import NotFound, ValidationFailed
@@ -30,10 +31,7 @@ async def run_named(info: Info, name: str, record_id: str, **params: int) -> dic
 class EpisodeQueries:
     @strawberry.field(description="The client's agent by name (the API key's agent by default).")
     async def agent_by_name(self, info: Info, name: str | None = None) -> Agent:
-        record = await agents.get_agent_by_name(
-            info.context.graph, principal=info.context.caller(), name=name
-        )
-        return await load_written(info, "Agent", record)  # type: ignore[no-any-return]
+        return await load_written(info, Agent, await run(info, agents.get_agent_by_name, name=name))
 
     @strawberry.field(description="An episode's path to the root and its subtree, one query.")
     async def episode_tree(
@@ -89,10 +87,4 @@ class EpisodeQueries:
     async def episode_tool_call_log_url(
         self, info: Info, id: strawberry.ID, expires_s: int = 900
     ) -> str:
-        return await episodes.tool_call_log_url(
-            info.context.graph,
-            info.context.services.artifacts,
-            principal=info.context.caller(),
-            episode_id=id,
-            expires_s=expires_s,
-        )
+        return await run(info, episodes.tool_call_log_url, episode_id=id, expires_s=expires_s)

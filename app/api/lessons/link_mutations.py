@@ -5,8 +5,9 @@ from __future__ import annotations
 import strawberry
 
 from app.api.context import Info
-from app.api.idempotent import IdempotencyKey, create_once, idempotent
+from app.api.idempotent import IdempotencyKey, idempotent
 from app.api.lessons.link_outputs import MemoryLink, memory_link
+from app.api.resolve import run
 from app.domain import lessons
 from app.model.enums import MemoryRelation
 
@@ -28,22 +29,11 @@ class LinkMutations:
         note: str | None = None,
         idempotency_key: IdempotencyKey = None,
     ) -> MemoryLink:
-        link = await create_once(
-            info,
-            lambda graph: lessons.link_records(
-                graph,
-                principal=info.context.caller(),
-                from_id=from_id,
-                to_id=to_id,
-                relation=relation,
-                note=note,
-            ),
+        link = await run(
+            info, lessons.link_records, from_id=from_id, to_id=to_id, relation=relation, note=note
         )
         return memory_link(link)
 
     @strawberry.mutation(description="Remove a MemoryLink by its linkId; returns it as it was.")
     async def unlink_records(self, info: Info, link_id: strawberry.ID) -> MemoryLink:
-        link = await lessons.unlink_records(
-            info.context.graph, principal=info.context.caller(), link_id=link_id
-        )
-        return memory_link(link)
+        return memory_link(await run(info, lessons.unlink_records, link_id=link_id))

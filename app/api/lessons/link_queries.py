@@ -6,6 +6,7 @@ import strawberry
 
 from app.api.context import Info
 from app.api.lessons.link_outputs import Neighbourhood, RecordLink, neighbourhood, record_link
+from app.api.resolve import run
 from app.domain import lessons
 from app.domain.kernel.records import missing
 from app.domain.lessons import LinkDirection
@@ -23,9 +24,9 @@ class LinkQueries:
         direction: LinkDirection = LinkDirection.BOTH,
         relations: list[MemoryRelation] | None = None,
     ) -> list[RecordLink]:
-        links = await lessons.record_links(
-            info.context.graph,
-            principal=info.context.caller(),
+        links = await run(
+            info,
+            lessons.record_links,
             record_id=id,
             direction=direction,
             relations=relations,

@@ -9,9 +9,9 @@ from typing import Annotated
 import strawberry
 
 from app.api.context import Info
-from app.api.idempotent import IdempotencyKey, create_once, idempotent
+from app.api.idempotent import IdempotencyKey, idempotent
 from app.api.lessons.inputs import CreateLessonInput, policy
-from app.api.read.nodes import load_written
+from app.api.resolve import run, write
 from app.api.types.lessons import ClientSnapshot, Lesson
 from app.domain import lessons
 
@@ -29,16 +29,8 @@ class LessonMutations:
     async def create_lesson(
         self, info: Info, input: CreateLessonInput, idempotency_key: IdempotencyKey = None
     ) -> Lesson:
-        record = await create_once(
-            info,
-            lambda graph: lessons.create_lesson(
-                graph,
-                principal=info.context.caller(),
-                fields=dataclasses.asdict(input),
-                policy=policy(info),
-            ),
-        )
-        return await load_written(info, "Lesson", record)  # type: ignore[no-any-return]
+        fields = dataclasses.asdict(input)
+        return await write(info, lessons.create_lesson, Lesson, fields=fields, policy=policy(info))
 
     @strawberry.mutation(
         description="Link more evidence to a lesson. Each new evidence record restarts the decay "
@@ -51,15 +43,15 @@ class LessonMutations:
         metric_ids: list[strawberry.ID] | None = None,
         episode_ids: list[strawberry.ID] | None = None,
     ) -> Lesson:
-        record = await lessons.add_lesson_evidence(
-            info.context.graph,
-            principal=info.context.caller(),
+        return await write(
+            info,
+            lessons.add_lesson_evidence,
+            Lesson,
             lesson_id=id,
             metric_ids=list(metric_ids or []),
             episode_ids=list(episode_ids or []),
             policy=policy(info),
         )
-        return await load_written(info, "Lesson", record)  # type: ignore[no-any-return]
 
     @strawberry.mutation(
         description="Replace a lesson by a contradicting one: the new lesson SUPERSEDES and "
@@ -74,27 +66,22 @@ class LessonMutations:
         note: str | None = None,
         idempotency_key: IdempotencyKey = None,
     ) -> Lesson:
-        record = await create_once(
+        return await write(
             info,
-            lambda graph: lessons.supersede_lesson(
-                graph,
-                principal=info.context.caller(),
-                old_id=old_id,
-                fields=dataclasses.asdict(new_lesson),
-                note=note,
-                policy=policy(info),
-            ),
+            lessons.supersede_lesson,
+            Lesson,
+            old_id=old_id,
+            fields=dataclasses.asdict(new_lesson),
+            note=note,
+            policy=policy(info),
         )
-        return await load_written(info, "Lesson", record)  # type: ignore[no-any-return]
 
     @strawberry.mutation(
         description="Mark every lesson whose effective confidence is below the retire threshold "
         "as retired (admin)."
     )
     async def retire_stale_lessons(self, info: Info) -> RetiredLessons:
-        ids = await lessons.retire_stale_lessons(
-            info.context.graph, principal=info.context.caller(), policy=policy(info)
-        )
+        ids = await run(info, lessons.retire_stale_lessons, policy=policy(info))
         return RetiredLessons(count=len(ids), lesson_ids=[strawberry.ID(i) for i in ids])
 
     @strawberry.mutation(
@@ -110,16 +97,12 @@ class LessonMutations:
         top: int = 10,
         idempotency_key: IdempotencyKey = None,
     ) -> ClientSnapshot:
-        record = await create_once(
+        return await write(
             info,
-            lambda graph: lessons.generate_client_snapshot(
-                graph,
-                info.context.services.artifacts,
-                principal=info.context.caller(),
-                window_start=from_,
-                window_end=to,
-                top=top,
-                policy=policy(info),
-            ),
+            lessons.generate_client_snapshot,
+            ClientSnapshot,
+            window_start=from_,
+            window_end=to,
+            top=top,
+            policy=policy(info),
         )
-        return await load_written(info, "ClientSnapshot", record)  # type: ignore[no-any-return]

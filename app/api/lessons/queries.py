@@ -10,6 +10,7 @@ import strawberry
 from app.api.context import Info
 from app.api.lessons import outputs as o
 from app.api.lessons.inputs import LessonWhere, policy
+from app.api.resolve import run
 from app.api.types.lessons import Lesson
 from app.domain import lessons
 from app.domain.kernel.errors import NotFound, ValidationFailed
@@ -50,9 +51,9 @@ class LessonQueries:
         include_retired: bool = False,
         first: int = 50,
     ) -> list[Lesson]:
-        found = await lessons.active_lessons(
-            info.context.graph,
-            principal=info.context.caller(),
+        found = await run(
+            info,
+            lessons.active_lessons,
             where=dataclasses.asdict(where) if where else {},
             include_retired=include_retired,
             first=first,

@@ -10,18 +10,22 @@ import strawberry
 from app.api.context import Info
 from app.api.memory import outputs as o
 from app.api.memory.inputs import AccessLogWhere
+from app.api.resolve import run
 from app.api.types.connection import Connection, connection
 from app.api.types.memory import AccessLogEntry
 from app.domain.kernel.errors import AppError
 from app.domain.memory import MemorySweeper, list_access_log
 from app.model.enums import Role
+from app.runtime import MemoryBackground
 
 
 def sweeper(info: Info) -> MemorySweeper:
-    background = getattr(info.context.request.app.state, "memory_background", None)
+    background: MemoryBackground | None = getattr(
+        info.context.request.app.state, "memory_background", None
+    )
     if background is None:
         raise AppError("the expiry sweeper is not running in this process")
-    return background.sweeper  # type: ignore[no-any-return]
+    return background.sweeper
 
 
 @strawberry.type
@@ -38,15 +42,15 @@ class MemoryAdminQueries:
         after: str | None = None,
     ) -> Connection[AccessLogEntry]:
         filters: dict[str, Any] = dataclasses.asdict(where) if where else {}
-        entries, total = await list_access_log(
-            info.context.graph,
-            principal=info.context.caller(),
+        entries, total = await run(
+            info,
+            list_access_log,
             where=filters,
             first=first,
             after=after,
         )
         nodes = [AccessLogEntry.from_row(entry) for entry in entries]
-        return connection(nodes, entries, total=total, first=first)  # type: ignore[no-any-return]
+        return connection(nodes, entries, total=total, first=first)
 
     @strawberry.field(
         description="The expiry sweeper's recent runs, newest first, with this client's counts "

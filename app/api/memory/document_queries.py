@@ -6,7 +6,9 @@ import strawberry
 
 from app.api.context import Info
 from app.api.memory import outputs as o
-from app.api.memory.nodes import as_node, as_nodes, connection_nodes, root, selects
+from app.api.read.records import load_record, load_records
+from app.api.read.selection import connection_nodes, selected, selects
+from app.api.resolve import run
 from app.api.types.connection import Connection, connection
 from app.api.types.memory import MemoryRecord, MemoryVersion
 from app.domain import memory
@@ -19,29 +21,29 @@ class DocumentQueries:
     async def semantic_document(
         self, info: Info, object_id: str, subject: str | None = None, agent: str | None = None
     ) -> MemoryRecord:
-        record = await memory.recall(
-            info.context.graph,
-            info.context.services.artifacts,
-            principal=info.context.caller(),
+        fields = selected(info)
+        record = await run(
+            info,
+            memory.recall,
             namespace=memory.semantic_namespace(subject, agent),
             key=object_id,
             kind=MemoryKind.SEMANTIC.value,
-            hydrated=selects(root(info).selections, "content"),
+            hydrated=selects(fields, "content"),
         )
-        return await as_node(info, "MemoryRecord", record)  # type: ignore[no-any-return]
+        return await load_record(info, MemoryRecord, record, fields)
 
     @strawberry.field(description="An agent's procedure by name.")
     async def procedure(self, info: Info, agent: str, name: str) -> MemoryRecord:
-        record = await memory.recall(
-            info.context.graph,
-            info.context.services.artifacts,
-            principal=info.context.caller(),
+        fields = selected(info)
+        record = await run(
+            info,
+            memory.recall,
             namespace=memory.procedure_namespace(agent),
             key=name,
             kind=MemoryKind.PROCEDURAL.value,
-            hydrated=selects(root(info).selections, "content"),
+            hydrated=selects(fields, "content"),
         )
-        return await as_node(info, "MemoryRecord", record)  # type: ignore[no-any-return]
+        return await load_record(info, MemoryRecord, record, fields)
 
     @strawberry.field(description="An agent's procedures, newest first, optionally of one type.")
     async def procedures(
@@ -52,28 +54,28 @@ class DocumentQueries:
         first: int = 20,
         after: str | None = None,
     ) -> Connection[MemoryRecord]:
-        selections = connection_nodes(info)
+        selections = connection_nodes(selected(info))
         where = {
             "namespace_prefix": memory.procedure_prefix(agent),
             "kinds": [MemoryKind.PROCEDURAL.value],
             "procedure_type": procedure_type,
         }
-        records, total = await memory.list_records(
-            info.context.graph,
-            info.context.services.artifacts if selects(selections, "content") else None,
-            principal=info.context.caller(),
+        records, total = await run(
+            info,
+            memory.list_records,
+            artifacts=info.context.services.artifacts if selects(selections, "content") else None,
             where=where,
             first=first,
             after=after,
         )
-        nodes = await as_nodes(info, "MemoryRecord", records, selections)
-        return connection(nodes, records, total=total, first=first)  # type: ignore[no-any-return]
+        nodes = await load_records(info, MemoryRecord, records, selections)
+        return connection(nodes, records, total=total, first=first)
 
     @strawberry.field(description="A procedure and its earlier versions, newest first.")
     async def procedure_history(self, info: Info, agent: str, name: str) -> o.MemoryHistory:
-        found = await memory.history(
-            info.context.graph,
-            principal=info.context.caller(),
+        found = await run(
+            info,
+            memory.history,
             namespace=memory.procedure_namespace(agent),
             key=name,
         )

@@ -9,10 +9,12 @@ import strawberry
 from strawberry.scalars import JSON
 
 from app.api.context import Info
-from app.api.idempotent import IdempotencyKey, create_once, idempotent
+from app.api.idempotent import IdempotencyKey, idempotent
 from app.api.memory import outputs as o
 from app.api.memory.inputs import ProcedureInput, policy
-from app.api.memory.nodes import as_node
+from app.api.read.records import load_record
+from app.api.read.selection import selected
+from app.api.resolve import run
 from app.api.types.memory import MemoryRecord
 from app.domain import memory
 
@@ -38,21 +40,17 @@ class DocumentMutations:
         expires_at: datetime | None = None,
         idempotency_key: IdempotencyKey = None,
     ) -> MemoryRecord:
-        record = await create_once(
+        record = await run(
             info,
-            lambda graph: memory.put_semantic_document(
-                graph,
-                info.context.services.artifacts,
-                principal=info.context.caller(),
-                object_id=object_id,
-                document=document,
-                subject=subject,
-                agent=agent,
-                extra={"text": text, "tags": tags, "priority": priority, "expires_at": expires_at},
-                policy=policy(info),
-            ),
+            memory.put_semantic_document,
+            object_id=object_id,
+            document=document,
+            subject=subject,
+            agent=agent,
+            extra={"text": text, "tags": tags, "priority": priority, "expires_at": expires_at},
+            policy=policy(info),
         )
-        return await as_node(info, "MemoryRecord", record)  # type: ignore[no-any-return]
+        return await load_record(info, MemoryRecord, record, selected(info))
 
     @strawberry.mutation(description="Forget a semantic document (soft unless hard).")
     async def delete_semantic_document(
@@ -63,14 +61,8 @@ class DocumentMutations:
         agent: str | None = None,
         hard: bool = False,
     ) -> o.ForgetResult:
-        row = await memory.forget(
-            info.context.graph,
-            info.context.services.artifacts,
-            principal=info.context.caller(),
-            namespace=memory.semantic_namespace(subject, agent),
-            key=object_id,
-            hard=hard,
-        )
+        namespace = memory.semantic_namespace(subject, agent)
+        row = await run(info, memory.forget, namespace=namespace, key=object_id, hard=hard)
         return o.forget_result(row)
 
     @strawberry.mutation(
@@ -81,37 +73,27 @@ class DocumentMutations:
     async def put_procedure(
         self, info: Info, input: ProcedureInput, idempotency_key: IdempotencyKey = None
     ) -> MemoryRecord:
-        record = await create_once(
+        record = await run(
             info,
-            lambda graph: memory.put_procedure(
-                graph,
-                info.context.services.artifacts,
-                principal=info.context.caller(),
-                agent=input.agent,
-                name=input.name,
-                procedure_type=input.procedure_type,
-                extra={
-                    "text": input.text,
-                    "content": input.content,
-                    "tags": input.tags,
-                    "priority": input.priority,
-                    "expected_version": input.expected_version,
-                },
-                policy=policy(info),
-            ),
+            memory.put_procedure,
+            agent=input.agent,
+            name=input.name,
+            procedure_type=input.procedure_type,
+            extra={
+                "text": input.text,
+                "content": input.content,
+                "tags": input.tags,
+                "priority": input.priority,
+                "expected_version": input.expected_version,
+            },
+            policy=policy(info),
         )
-        return await as_node(info, "MemoryRecord", record)  # type: ignore[no-any-return]
+        return await load_record(info, MemoryRecord, record, selected(info))
 
     @strawberry.mutation(description="Forget an agent's procedure (soft unless hard).")
     async def delete_procedure(
         self, info: Info, agent: str, name: str, hard: bool = False
     ) -> o.ForgetResult:
-        row = await memory.forget(
-            info.context.graph,
-            info.context.services.artifacts,
-            principal=info.context.caller(),
-            namespace=memory.procedure_namespace(agent),
-            key=name,
-            hard=hard,
-        )
+        namespace = memory.procedure_namespace(agent)
+        row = await run(info, memory.forget, namespace=namespace, key=name, hard=hard)
         return o.forget_result(row)

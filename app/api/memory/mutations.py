@@ -8,10 +8,12 @@ import binascii
 import strawberry
 
 from app.api.context import Info
-from app.api.idempotent import IdempotencyKey, create_once, idempotent
+from app.api.idempotent import IdempotencyKey, idempotent
 from app.api.memory import outputs as o
 from app.api.memory.inputs import NamespaceInput, RememberInput, policy
-from app.api.memory.nodes import as_node
+from app.api.read.records import load_record
+from app.api.read.selection import selected
+from app.api.resolve import run
 from app.api.types.memory import MemoryArtifact, MemoryRecord
 from app.domain import memory
 from app.domain.kernel.errors import ValidationFailed
@@ -38,17 +40,8 @@ class MemoryMutations:
     async def remember(
         self, info: Info, input: RememberInput, idempotency_key: IdempotencyKey = None
     ) -> MemoryRecord:
-        record = await create_once(
-            info,
-            lambda graph: memory.remember(
-                graph,
-                info.context.services.artifacts,
-                principal=info.context.caller(),
-                fields=input.fields(),
-                policy=policy(info),
-            ),
-        )
-        return await as_node(info, "MemoryRecord", record)  # type: ignore[no-any-return]
+        record = await run(info, memory.remember, fields=input.fields(), policy=policy(info))
+        return await load_record(info, MemoryRecord, record, selected(info))
 
     @strawberry.mutation(
         description="Forget a record by id, or by namespace and key. Soft by default (inactive, "
@@ -63,10 +56,9 @@ class MemoryMutations:
         key: str | None = None,
         hard: bool = False,
     ) -> o.ForgetResult:
-        row = await memory.forget(
-            info.context.graph,
-            info.context.services.artifacts,
-            principal=info.context.caller(),
+        row = await run(
+            info,
+            memory.forget,
             record_id=id,
             namespace=namespace.parts() if namespace else None,
             key=key,
@@ -89,17 +81,13 @@ class MemoryMutations:
         content_type: str = "text/plain; charset=utf-8",
         idempotency_key: IdempotencyKey = None,
     ) -> MemoryArtifact:
-        artifact = await create_once(
+        artifact = await run(
             info,
-            lambda graph: attach_artifact(
-                graph,
-                info.context.services.artifacts,
-                principal=info.context.caller(),
-                owner_id=record_id,
-                kind=kind,
-                data=None if content_base64 is None else decoded_base64(content_base64),
-                uri=uri,
-                content_type=content_type,
-            ),
+            attach_artifact,
+            owner_id=record_id,
+            kind=kind,
+            data=None if content_base64 is None else decoded_base64(content_base64),
+            uri=uri,
+            content_type=content_type,
         )
         return MemoryArtifact.from_row(artifact)

@@ -7,7 +7,9 @@ import strawberry
 from app.api.context import Info
 from app.api.memory import outputs as o
 from app.api.memory.inputs import MemoryWhere, NamespaceInput
-from app.api.memory.nodes import as_node, as_nodes, connection_nodes, root, selects
+from app.api.read.records import load_record, load_records
+from app.api.read.selection import connection_nodes, selected, selects
+from app.api.resolve import run
 from app.api.types.connection import Connection, connection
 from app.api.types.memory import MemoryRecord, MemoryVersion
 from app.domain import memory
@@ -27,16 +29,16 @@ class MemoryQueries:
         namespace: NamespaceInput | None = None,
         key: str | None = None,
     ) -> MemoryRecord:
-        record = await memory.recall(
-            info.context.graph,
-            info.context.services.artifacts,
-            principal=info.context.caller(),
+        fields = selected(info)
+        record = await run(
+            info,
+            memory.recall,
             record_id=id,
             namespace=namespace.parts() if namespace else None,
             key=key,
-            hydrated=selects(root(info).selections, "content"),
+            hydrated=selects(fields, "content"),
         )
-        return await as_node(info, "MemoryRecord", record)  # type: ignore[no-any-return]
+        return await load_record(info, MemoryRecord, record, fields)
 
     @strawberry.field(
         description="The caller's memories, newest first, filtered and cursor-paginated. "
@@ -50,18 +52,18 @@ class MemoryQueries:
         after: str | None = None,
         include_inactive: bool = False,
     ) -> Connection[MemoryRecord]:
-        selections = connection_nodes(info)
-        records, total = await memory.list_records(
-            info.context.graph,
-            info.context.services.artifacts if selects(selections, "content") else None,
-            principal=info.context.caller(),
+        selections = connection_nodes(selected(info))
+        records, total = await run(
+            info,
+            memory.list_records,
+            artifacts=info.context.services.artifacts if selects(selections, "content") else None,
             where=where.filters() if where else {},
             first=first,
             after=after,
             include_inactive=include_inactive,
         )
-        nodes = await as_nodes(info, "MemoryRecord", records, selections)
-        return connection(nodes, records, total=total, first=first)  # type: ignore[no-any-return]
+        nodes = await load_records(info, MemoryRecord, records, selections)
+        return connection(nodes, records, total=total, first=first)
 
     @strawberry.field(
         description="A record and its superseded versions, newest first. A forgotten record's "
@@ -75,9 +77,9 @@ class MemoryQueries:
         key: str | None = None,
         include_inactive: bool = False,
     ) -> o.MemoryHistory:
-        found = await memory.history(
-            info.context.graph,
-            principal=info.context.caller(),
+        found = await run(
+            info,
+            memory.history,
             record_id=id,
             namespace=namespace.parts() if namespace else None,
             key=key,

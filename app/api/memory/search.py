@@ -10,8 +10,11 @@ import strawberry
 from app.api.context import Info
 from app.api.memory import outputs as o
 from app.api.memory.inputs import MemoryWhere
-from app.api.memory.nodes import as_nodes, root, under
+from app.api.read.records import load_records
+from app.api.read.selection import selected, under
+from app.api.resolve import run
 from app.api.search import inputs as _search_inputs  # noqa: F401 - registers SearchMode
+from app.api.types.memory import MemoryRecord
 from app.domain import memory
 from app.domain.memory import search_memories
 from app.model.enums import MemoryKind
@@ -21,19 +24,11 @@ from app.retrieval.search import SearchMode
 async def _hits(
     info: Info, text: str, mode: SearchMode, k: int, where: dict[str, Any]
 ) -> list[o.MemorySearchHit]:
-    hits = await search_memories(
-        info.context.graph,
-        info.context.services.embedder,
-        principal=info.context.caller(),
-        text=text,
-        mode=mode,
-        k=k,
-        where=where,
-    )
+    hits = await run(info, search_memories, text=text, mode=mode, k=k, where=where)
     # The hits' records with what the caller selected under `record` (versions, artifacts,
     # ...): one more query for all of them, only when relationships are selected.
-    selections = under(root(info).selections, "record")
-    records = await as_nodes(info, "MemoryRecord", [hit.record for hit in hits], selections)
+    selections = under(selected(info), "record")
+    records = await load_records(info, MemoryRecord, [hit.record for hit in hits], selections)
     return [
         o.MemorySearchHit(record=record, score=hit.score, why=hit.why)
         for record, hit in zip(records, hits, strict=True)

@@ -5,11 +5,11 @@ import dataclasses
 import strawberry
 
 from app.api.context import Info
-from app.api.idempotent import IdempotencyKey, create_once, idempotent
+from app.api.idempotent import IdempotencyKey, idempotent
 from app.api.inputs import given_fields
 from app.api.plans.graph_inputs import ConstraintsSnapshotInput
 from app.api.plans.inputs import CreatePlanInput, UpdatePlanInput
-from app.api.read.nodes import load_written
+from app.api.resolve import write
 from app.api.types.plans import Plan
 from app.domain import plans
 from app.model.enums import PlanStatus
@@ -24,25 +24,12 @@ class PlanMutations:
     async def create_plan(
         self, info: Info, input: CreatePlanInput, idempotency_key: IdempotencyKey = None
     ) -> Plan:
-        record = await create_once(
-            info,
-            lambda graph: plans.create_plan(
-                graph,
-                principal=info.context.caller(),
-                fields=dataclasses.asdict(input),
-            ),
-        )
-        return await load_written(info, "Plan", record)  # type: ignore[no-any-return]
+        return await write(info, plans.create_plan, Plan, fields=dataclasses.asdict(input))
 
     @strawberry.mutation(description="Change a plan's fields (not its status).")
     async def update_plan(self, info: Info, id: strawberry.ID, input: UpdatePlanInput) -> Plan:
-        record = await plans.update_plan(
-            info.context.graph,
-            principal=info.context.caller(),
-            plan_id=id,
-            changes=given_fields(input, required=NON_NULL_ON_UPDATE),
-        )
-        return await load_written(info, "Plan", record)  # type: ignore[no-any-return]
+        changes = given_fields(input, required=NON_NULL_ON_UPDATE)
+        return await write(info, plans.update_plan, Plan, plan_id=id, changes=changes)
 
     @strawberry.mutation(
         description="Move a plan to another status; INVALID_TRANSITION if not allowed. "
@@ -56,11 +43,7 @@ class PlanMutations:
         to: PlanStatus,
         constraints: ConstraintsSnapshotInput | None = None,
     ) -> Plan:
-        record = await plans.transition_plan(
-            info.context.graph,
-            principal=info.context.caller(),
-            plan_id=id,
-            target=to,
-            constraints=dataclasses.asdict(constraints) if constraints else None,
+        frozen = dataclasses.asdict(constraints) if constraints else None
+        return await write(
+            info, plans.transition_plan, Plan, plan_id=id, target=to, constraints=frozen
         )
-        return await load_written(info, "Plan", record)  # type: ignore[no-any-return]

@@ -1,4 +1,6 @@
-"""The read path: root fields answered by one compiled Cypher query over their selection
-(nodes.py, graph_queries.py, lineage.py), relationship fields resolved from the compiled rows
+"""How a GraphQL request is executed and its reads answered: the view (http_view.py), the
+caller's selection (selection.py) compiled into one Cypher query per root field (nodes.py,
+records.py, graph_queries.py, lineage.py), relationship fields read from the compiled rows
 (fast_fields.py), the fast completion of results (fast_path/), and read plans that answer a
-repeated query without GraphQL execution (plans.py, learning.py)."""
+repeated query without GraphQL execution (plans.py, learning.py). README.md names the strawberry
+and graphql-core internals these rely on and how to check them on an upgrade."""

@@ -1,4 +1,5 @@
-"""Root query fields for every node type: `x(id)` and `xs(where, first, after, orderBy)`.
+"""Root query fields for every node type the model gives them (`roots`, app/model/facts.py):
+`x(id)` and `xs(where, first, after, orderBy)`.
 
 No `from __future__ import annotations`: the resolvers' annotations are built at run time.
 """
@@ -10,49 +11,12 @@ from strawberry.tools import create_type
 
 from app.api.context import Info
 from app.api.read.nodes import get_node, list_nodes
-from app.api.types import (  # noqa: F401 - registers the node types
-    agent_memory,
-    agents,
-    assets,
-    conversations,
-    engagement,
-    lessons,
-    memory,
-    plans,
-    publishing,
-    sessions,
-)
-from app.api.types.base import NODE_TYPES, ListOrder, RecordWhere
+from app.api.types.base import ListOrder, RecordWhere, every_node_type
 from app.api.types.connection import Connection
+from app.model.labels import ROOT_FIELDS
 
-ROOTS = {
-    "Plan": ("plan", "plans"),
-    "PlanNode": ("plan_node", "plan_nodes"),
-    "ConstraintsSnapshot": ("constraints_snapshot", "constraints_snapshots"),
-    "Asset": ("asset", "assets"),
-    "AssetVariant": ("asset_variant", "asset_variants"),
-    "PromptArtifact": ("prompt_artifact", "prompt_artifacts"),
-    "ApprovalRecord": ("approval_record", "approval_records"),
-    "PublishPackage": ("publish_package", "publish_packages"),
-    "PublishRun": ("publish_run", "publish_runs"),
-    "EvidenceArtifact": ("evidence_artifact", "evidence_artifacts"),
-    "ConversationThread": ("conversation_thread", "conversation_threads"),
-    "ConversationEvent": ("conversation_event", "conversation_events"),
-    "ThreadSummary": ("thread_summary", "thread_summaries"),
-    "EngagementEvent": ("engagement_event", "engagement_events"),
-    "PerformanceMetric": ("performance_metric", "performance_metrics"),
-    "Agent": ("agent", "agents"),
-    "AgentEpisode": ("agent_episode", "agent_episodes"),
-    "Lesson": ("lesson", "lessons"),
-    "ClientSnapshot": ("client_snapshot", "client_snapshots"),
-    # Memory records themselves are read through recall/memories (access-logged); these are
-    # the memory records' neighbours.
-    "MemorySession": ("memory_session", "memory_sessions"),
-    "MemorySubject": ("memory_subject", "memory_subjects"),
-    "AgentCycle": ("agent_cycle", "agent_cycles"),
-    "FeedbackEvent": ("feedback_event", "feedback_events"),
-    "AgentPerformance": ("agent_performance", "agent_performances"),
-}
+# Every node type the model names, registered before the root fields refer to them.
+NODE_TYPES = every_node_type()
 
 
 def _get_field(label: str) -> Any:
@@ -90,7 +54,7 @@ def _list_field(label: str) -> Any:
 
 def _fields() -> list[Any]:
     fields = []
-    for label, (one, many) in ROOTS.items():
+    for label, (one, many) in ROOT_FIELDS.items():
         get_field, list_field = _get_field(label), _list_field(label)
         get_field.python_name, list_field.python_name = one, many
         fields += [get_field, list_field]

@@ -7,6 +7,8 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 import strawberry
+from strawberry.types.base import StrawberryList, StrawberryOptional, get_object_definition
+from strawberry.types.field import StrawberryField
 
 from app.api.context import Info
 from app.api.types.assets import ApprovalRecord, Asset, AssetVariant, PromptArtifact
@@ -18,6 +20,7 @@ from app.domain.kernel.ids import check_id
 from app.graph.cypher_files import named_query
 
 T = TypeVar("T")
+Build = Callable[[dict[str, Any]], Any]
 
 
 def _nodes(cls: type[NodeType], rows: list[dict[str, Any]] | None) -> list[Any]:
@@ -105,51 +108,41 @@ class LineageQueries:
         return await _run(info, "trace", variant_id, _trace, "variantId")
 
 
-def _upstream(row: dict[str, Any]) -> Upstream:
-    return Upstream(
-        start_id=row["start"]["id"],
-        start_label=row["start"]["label"],
-        variants=_nodes(AssetVariant, row["variants"]),
-        assets=_nodes(Asset, row["assets"]),
-        blueprints=_nodes(PlanNode, row["blueprints"]),
-        ancestors=_nodes(PlanNode, row["ancestors"]),
-        plans=_nodes(Plan, row["plans"]),
-        snapshots=_nodes(ConstraintsSnapshot, row["snapshots"]),
-        prompts=_nodes(PromptArtifact, row["prompts"]),
-        approvals=_nodes(ApprovalRecord, row["approvals"]),
-    )
+def _reads(cls: type[T], **given: Build) -> Callable[[dict[str, Any]], T]:
+    """Builds `cls` from its query's row: a field of a node type (a list of them, or one or
+    null) from the rows under the field's name, `start_id` and `start_label` from the row's
+    `start`, and the fields `given` with their own builders."""
+    fields = get_object_definition(cls, strict=True).fields
+    readers = [(f.python_name, given.get(f.python_name) or _reader(f)) for f in fields]
+
+    def build(row: dict[str, Any]) -> T:
+        return cls(**{name: read(row) for name, read in readers})
+
+    return build
 
 
-def _downstream(row: dict[str, Any]) -> Downstream:
-    return Downstream(
-        start_id=row["start"]["id"],
-        start_label=row["start"]["label"],
-        nodes=_nodes(PlanNode, row["nodes"]),
-        assets=_nodes(Asset, row["assets"]),
-        variants=_nodes(AssetVariant, row["variants"]),
-        prompts=_nodes(PromptArtifact, row["prompts"]),
-        approvals=_nodes(ApprovalRecord, row["approvals"]),
-        packages=_nodes(PublishPackage, row["packages"]),
-        runs=_nodes(PublishRun, row["runs"]),
-        evidence=_nodes(EvidenceArtifact, row["evidence"]),
-    )
+def _reader(field: StrawberryField) -> Build:
+    name, field_type = field.python_name, field.type
+    if name.startswith("start_"):
+        part = name.removeprefix("start_")
+        return lambda row: row["start"][part]
+    if isinstance(field_type, StrawberryList):
+        listed = _node_type(field_type.of_type)
+        return lambda row: _nodes(listed, row[name])
+    if isinstance(field_type, StrawberryOptional):
+        optional = _node_type(field_type.of_type)
+        return lambda row: _node(optional, row[name])
+    node = _node_type(field_type)
+    return lambda row: node.from_row(row[name])
 
 
-def _trace(row: dict[str, Any]) -> Trace:
-    return Trace(
-        variant=AssetVariant.from_row(row["variant"]),
-        asset=Asset.from_row(row["asset"]),
-        blueprint=_node(PlanNode, row["blueprint"]),
-        ancestors=_nodes(PlanNode, row["ancestors"]),
-        plan=_node(Plan, row["plan"]),
-        snapshot=_node(ConstraintsSnapshot, row["snapshot"]),
-        prompts=_nodes(PromptArtifact, row["prompts"]),
-        approvals=_nodes(ApprovalRecord, row["approvals"]),
-        packages=_nodes(PublishPackage, row["packages"]),
-        runs=[
-            TracedRun(
-                run=PublishRun.from_row(run), evidence=_nodes(EvidenceArtifact, run["evidence"])
-            )
-            for run in row["runs"]
-        ],
-    )
+def _node_type(field_type: object) -> type[NodeType]:
+    if isinstance(field_type, type) and issubclass(field_type, NodeType):
+        return field_type
+    raise TypeError(f"a lineage field of {field_type!r} needs its own builder")
+
+
+_upstream = _reads(Upstream)
+_downstream = _reads(Downstream)
+_traced_run = _reads(TracedRun, run=PublishRun.from_row)
+_trace = _reads(Trace, runs=lambda row: [_traced_run(run) for run in row["runs"]])

@@ -5,24 +5,25 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from strawberry.types.nodes import SelectedField, Selection
-
 from app.api.context import Info
-from app.api.types.base import GRAPHQL_NAMES, NODE_TYPES
+from app.api.read.selection import Field, connection_nodes, root_field, selected, under
+from app.api.types.base import GRAPHQL_NAMES, NODE_TYPES, N
 from app.api.types.connection import connection
 from app.domain.kernel.errors import NotFound
 from app.domain.kernel.ids import check_id
 from app.domain.kernel.pagination import check_page_size, keyset_params
-from app.graph.compiler import Compiler, as_int, connection_query, flatten, get_query
-
-
-def _root(info: Info) -> SelectedField:
-    return flatten(info.selected_fields)[0]
+from app.graph.compiler import Compiler, as_int, connection_query, get_query
 
 
 async def fetch_node(
-    info: Info, label: str, record_id: str, selections: Sequence[Selection], *, learn: bool = False
-) -> Any:
+    info: Info,
+    node_type: type[N],
+    record_id: str,
+    selections: Sequence[Field],
+    *,
+    learn: bool = False,
+) -> N:
+    label = node_type.__model__
     principal = info.context.caller()
     compiler = Compiler(client_id=principal.client_id, names=GRAPHQL_NAMES)
     query = get_query(compiler, label, selections)
@@ -34,68 +35,51 @@ async def fetch_node(
     learning = info.context.learning
     if learn and learning is not None and info.path.prev is None:
         learning.note_read(str(info.path.key), query, compiler.params)
-    return NODE_TYPES[label].from_row(rows[0]["row"])
+    return node_type.from_row(rows[0]["row"])
 
 
 async def get_node(info: Info, label: str, record_id: str) -> Any:
-    return await fetch_node(info, label, record_id, _root(info).selections, learn=True)
+    return await fetch_node(info, NODE_TYPES[label], record_id, selected(info), learn=True)
 
 
-async def load_written(info: Info, label: str, record: dict[str, Any]) -> Any:
+async def load_written(info: Info, node_type: type[N], record: dict[str, Any]) -> N:
     """A mutation's result: built from the written record, or re-read in one query when the
     caller selected relationships of it."""
-    return await _from_written(info, label, record, _root(info).selections)
+    return await _from_written(info, node_type, record, selected(info))
 
 
-async def load_written_at(info: Info, label: str, record: dict[str, Any], path_field: str) -> Any:
+async def load_written_at(
+    info: Info, node_type: type[N], record: dict[str, Any], path_field: str
+) -> N:
     """`load_written` for a record a mutation returns under one field of its payload (e.g.
     `createAssetVariant { variant { ... } deduplicated }`): the selections under that field."""
-    selections = [
-        selection
-        for field in flatten(_root(info).selections)
-        if field.name == path_field
-        for selection in field.selections
-    ]
-    return await _from_written(info, label, record, selections)
+    return await _from_written(info, node_type, record, under(selected(info), path_field))
 
 
 async def _from_written(
-    info: Info, label: str, record: dict[str, Any], selections: Sequence[Selection]
-) -> Any:
-    model = NODE_TYPES[label].__model__
+    info: Info, node_type: type[N], record: dict[str, Any], selections: Sequence[Field]
+) -> N:
+    model = node_type.__model__
     wants_related = any(
         GRAPHQL_NAMES.python_name(model, field.name) not in (None, *record.keys())
         and field.name != "__typename"
-        for field in flatten(selections)
+        for field in selections
     )
     if not wants_related:
-        return NODE_TYPES[label].from_row(record)
-    return await fetch_node(info, label, str(record["id"]), selections)
-
-
-def _node_selections(root: SelectedField) -> list[Selection]:
-    """The node selection of a connection: under `edges { node }` and under `nodes`."""
-    merged: list[Selection] = []
-    for field in flatten(root.selections):
-        if field.name == "nodes":
-            merged.extend(field.selections)
-        elif field.name == "edges":
-            for inner in flatten(field.selections):
-                if inner.name == "node":
-                    merged.extend(inner.selections)
-    return merged
+        return node_type.from_row(record)
+    return await fetch_node(info, node_type, str(record["id"]), selections)
 
 
 async def list_nodes(info: Info, label: str) -> Any:
-    root = _root(info)
-    arguments = root.arguments or {}
+    root = root_field(info)
+    arguments = root.arguments
     first = check_page_size(as_int(arguments.get("first", 20)))
     principal = info.context.caller()
     compiler = Compiler(client_id=principal.client_id, names=GRAPHQL_NAMES)
     query = connection_query(
         compiler,
         label,
-        _node_selections(root),
+        connection_nodes(root.children),
         where=arguments.get("where"),
         ascending=arguments.get("orderBy") == "CREATED_AT_ASC",
     )

@@ -3,27 +3,15 @@
 from __future__ import annotations
 
 from datetime import datetime
-from enum import Enum
 
 import strawberry
 
+from app.api.search.record_types import SearchRecordType
 from app.retrieval.search import SearchFilters, SearchMode, SearchRequest
 
 strawberry.enum(
     SearchMode, description="VECTOR, KEYWORD (BM25) or HYBRID (reciprocal rank fusion)."
 )
-
-
-@strawberry.enum(description="The record types that search covers.")
-class SearchRecordType(Enum):
-    PLAN = "Plan"
-    PLAN_NODE = "PlanNode"
-    ASSET = "Asset"
-    CONVERSATION_THREAD = "ConversationThread"
-    CONVERSATION_EVENT = "ConversationEvent"
-    AGENT_EPISODE = "AgentEpisode"
-    LESSON = "Lesson"
-    MEMORY_RECORD = "MemoryRecord"
 
 
 @strawberry.input(description="Filters on the found records; each one set must hold.")

@@ -2,30 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
 import strawberry
 
-from app.api.types.agents import AgentEpisode
-from app.api.types.assets import Asset
+from app.api.search.record_types import SearchRecord
 from app.api.types.base import NODE_TYPES
-from app.api.types.conversations import ConversationEvent, ConversationThread
-from app.api.types.lessons import Lesson
-from app.api.types.memory import MemoryRecord
-from app.api.types.plans import Plan, PlanNode
 from app.retrieval.search import SearchHit as FoundHit
-
-SearchRecord = Annotated[
-    Plan
-    | PlanNode
-    | Asset
-    | ConversationThread
-    | ConversationEvent
-    | AgentEpisode
-    | Lesson
-    | MemoryRecord,
-    strawberry.union("SearchRecord", description="Any searchable record."),
-]
 
 
 @strawberry.type

@@ -5,6 +5,7 @@ from __future__ import annotations
 import strawberry
 
 from app.api.context import Info
+from app.api.resolve import run
 from app.api.search.inputs import SearchInput
 from app.api.search.outputs import SearchResult, SearchStatus, search_hit
 from app.retrieval.pending import pending_count
@@ -18,15 +19,8 @@ class SearchQueries:
         "(hybrid: reciprocal rank fusion), with filters, an optional graph anchor and MMR."
     )
     async def search(self, info: Info, input: SearchInput) -> SearchResult:
-        services = info.context.services
         timings = SearchTimings()
-        hits = await search(
-            services.graph,
-            services.embedder,
-            principal=info.context.caller(),
-            request=input.to_request(),
-            timings=timings,
-        )
+        hits = await run(info, search, request=input.to_request(), timings=timings)
         return SearchResult(
             hits=[search_hit(hit) for hit in hits],
             embed_ms=round(timings.embed_ms, 3),

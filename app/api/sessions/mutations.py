@@ -4,19 +4,20 @@ flush, artifacts); each is one transaction, validated before it writes."""
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
 
 import strawberry
 
 from app.api.context import Info
-from app.api.idempotent import IdempotencyKey, create_once, idempotent
+from app.api.idempotent import IdempotencyKey, idempotent
+from app.api.inputs import input_arguments
 from app.api.memory.inputs import policy
-from app.api.read.nodes import load_written, load_written_at
+from app.api.read.nodes import load_written_at
+from app.api.resolve import run, write
 from app.api.sessions import inputs as i
 from app.api.sessions import outputs as o
 from app.api.types.memory import MemoryArtifact, MemoryRecord
+from app.api.types.sessions import MemorySession
 from app.domain import sessions
-from app.graph.executor import GraphExecutor
 
 
 @strawberry.type
@@ -30,13 +31,8 @@ class SessionMutations:
     async def start_session(
         self, info: Info, input: i.StartSessionInput, idempotency_key: IdempotencyKey = None
     ) -> o.StartSessionPayload:
-        started = await create_once(
-            info,
-            lambda graph: sessions.start_session(
-                graph, principal=info.context.caller(), fields=dataclasses.asdict(input)
-            ),
-        )
-        session = await load_written_at(info, "MemorySession", started.session, "session")
+        started = await run(info, sessions.start_session, fields=dataclasses.asdict(input))
+        session = await load_written_at(info, MemorySession, started.session, "session")
         return o.StartSessionPayload(session=session, created=started.created)
 
     @strawberry.mutation(
@@ -48,19 +44,8 @@ class SessionMutations:
     async def put_session_entry(
         self, info: Info, input: i.PutSessionEntryInput, idempotency_key: IdempotencyKey = None
     ) -> MemoryRecord:
-        async def create(graph: GraphExecutor) -> dict[str, Any]:
-            fields = dataclasses.asdict(input)  # anew on every run: it may be retried
-            return await sessions.put_entry(
-                graph,
-                info.context.services.artifacts,
-                principal=info.context.caller(),
-                session_id=fields.pop("session_id"),
-                fields=fields,
-                policy=policy(info),
-            )
-
-        entry = await create_once(info, create)
-        return await load_written(info, "MemoryRecord", entry)  # type: ignore[no-any-return]
+        arguments = input_arguments(input, "session_id")
+        return await write(info, sessions.put_entry, MemoryRecord, **arguments, policy=policy(info))
 
     @strawberry.mutation(
         description="Delete one live entry of an open session: soft (active false, kept) "
@@ -69,36 +54,17 @@ class SessionMutations:
     async def delete_session_entry(
         self, info: Info, id: strawberry.ID, hard: bool = False
     ) -> o.DeletedSessionEntries:
-        deleted = await sessions.delete_entry(
-            info.context.graph,
-            info.context.services.artifacts,
-            principal=info.context.caller(),
-            entry_id=id,
-            hard=hard,
-        )
-        return o.DeletedSessionEntries(
-            session_id=strawberry.ID(deleted.session_id),
-            count=deleted.count,
-            objects_deleted=deleted.objects,
-        )
+        deleted = await run(info, sessions.delete_entry, entry_id=id, hard=hard)
+        return o.deleted_entries(deleted)
 
     @strawberry.mutation(description="Delete every live entry of one timeline of an open session.")
     async def delete_session_timeline(
         self, info: Info, session_id: strawberry.ID, timeline: str, hard: bool = False
     ) -> o.DeletedSessionEntries:
-        deleted = await sessions.delete_timeline(
-            info.context.graph,
-            info.context.services.artifacts,
-            principal=info.context.caller(),
-            session_id=session_id,
-            timeline=timeline,
-            hard=hard,
+        deleted = await run(
+            info, sessions.delete_timeline, session_id=session_id, timeline=timeline, hard=hard
         )
-        return o.DeletedSessionEntries(
-            session_id=strawberry.ID(deleted.session_id),
-            count=deleted.count,
-            objects_deleted=deleted.objects,
-        )
+        return o.deleted_entries(deleted)
 
     @strawberry.mutation(
         description="End the session with flush: one episodic MemoryRecord summarises it "
@@ -109,12 +75,10 @@ class SessionMutations:
     async def end_session(
         self, info: Info, id: strawberry.ID, summary: str | None = None
     ) -> o.EndSessionPayload:
-        flushed = await sessions.end_session(
-            info.context.graph, principal=info.context.caller(), session_id=id, summary=summary
-        )
+        flushed = await run(info, sessions.end_session, session_id=id, summary=summary)
         return o.EndSessionPayload(
-            session=await load_written_at(info, "MemorySession", flushed.session, "session"),
-            summary=await load_written_at(info, "MemoryRecord", flushed.summary, "summary"),
+            session=await load_written_at(info, MemorySession, flushed.session, "session"),
+            summary=await load_written_at(info, MemoryRecord, flushed.summary, "summary"),
             entries_summarized=flushed.entries_summarized,
         )
 
@@ -131,16 +95,12 @@ class SessionMutations:
         idempotency_key: IdempotencyKey = None,
     ) -> MemoryArtifact:
         data, content_type = input.payload()
-        artifact = await create_once(
+        artifact = await run(
             info,
-            lambda graph: sessions.attach_artifact(
-                graph,
-                info.context.services.artifacts,
-                principal=info.context.caller(),
-                session_id=input.session_id,
-                data=data,
-                content_type=content_type,
-                kind=input.kind,
-            ),
+            sessions.attach_artifact,
+            session_id=input.session_id,
+            data=data,
+            content_type=content_type,
+            kind=input.kind,
         )
         return MemoryArtifact.from_row(artifact)

@@ -13,6 +13,7 @@ from app.api.types.memory import MemoryArtifact, MemoryRecord
 from app.api.types.sessions import MemorySession
 from app.domain.memory import decode_inline
 from app.domain.sessions import ArtifactContent, Rehydrated
+from app.domain.sessions.deletes import Deleted
 from app.retrieval.search import SearchHit
 
 
@@ -30,6 +31,14 @@ class DeletedSessionEntries:
         default=0,
         description="Stored objects (long content, attachments) removed with hard-deleted "
         "entries, once nothing else pointed at them.",
+    )
+
+
+def deleted_entries(deleted: Deleted) -> DeletedSessionEntries:
+    return DeletedSessionEntries(
+        session_id=strawberry.ID(deleted.session_id),
+        count=deleted.count,
+        objects_deleted=deleted.objects,
     )
 
 

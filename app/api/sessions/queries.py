@@ -3,20 +3,36 @@ and transcripts read back."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+from typing import Any
+
 import strawberry
 
 from app.api.context import Info
-from app.api.memory.nodes import as_nodes, connection_nodes, root, under
 from app.api.read.nodes import load_written_at
+from app.api.read.records import load_records
+from app.api.read.selection import connection_nodes, selected, under
+from app.api.resolve import run
 from app.api.sessions import outputs as o
 from app.api.sessions.inputs import RehydrateMode
 from app.api.types.connection import Connection, Edge, PageInfo
 from app.api.types.memory import MemoryRecord
+from app.api.types.sessions import MemorySession
 from app.domain import sessions
 from app.domain.sessions import SearchArgs
-from app.retrieval.search import SearchMode
+from app.retrieval.search import SearchHit, SearchMode
 
-RECORD = "MemoryRecord"
+
+async def _found(
+    info: Info,
+    search: Callable[..., Awaitable[list[SearchHit]]],
+    under_field: str,
+    **arguments: Any,
+) -> tuple[list[SearchHit], list[MemoryRecord]]:
+    """The hits of a search and their records, with what was selected under `under_field`."""
+    hits = await run(info, search, **arguments)
+    wanted = under(selected(info), under_field)
+    return hits, await load_records(info, MemoryRecord, [o.hit_record(h) for h in hits], wanted)
 
 
 @strawberry.type
@@ -33,16 +49,15 @@ class SessionQueries:
         first: int = 50,
         after: str | None = None,
     ) -> Connection[MemoryRecord]:
-        page = await sessions.session_entries(
-            info.context.graph,
-            info.context.services.artifacts,
-            principal=info.context.caller(),
+        page = await run(
+            info,
+            sessions.session_entries,
             session_id=session_id,
             timeline=timeline,
             first=first,
             after=after,
         )
-        nodes = await as_nodes(info, RECORD, page.items, connection_nodes(info))
+        nodes = await load_records(info, MemoryRecord, page.items, connection_nodes(selected(info)))
         edges = [Edge(cursor=c, node=n) for c, n in zip(page.cursors, nodes, strict=True)]
         return Connection(
             edges=edges,
@@ -66,17 +81,14 @@ class SessionQueries:
         mode: SearchMode = SearchMode.HYBRID,
         k: int = 10,
     ) -> list[o.SessionEntryHit]:
-        services = info.context.services
-        hits = await sessions.search_entries(
-            services.graph,
-            services.embedder,
-            principal=info.context.caller(),
+        hits, entries = await _found(
+            info,
+            sessions.search_entries,
+            "entry",
             session_id=session_id,
             timeline=timeline,
             args=SearchArgs(text=text, mode=mode, k=k),
         )
-        selected = under(root(info).selections, "entry")
-        entries = await as_nodes(info, RECORD, [o.hit_record(hit) for hit in hits], selected)
         return [o.entry_hit(hit, entry) for hit, entry in zip(hits, entries, strict=True)]
 
     @strawberry.field(
@@ -92,17 +104,14 @@ class SessionQueries:
         mode: SearchMode = SearchMode.HYBRID,
         k: int = 10,
     ) -> list[o.EpisodicSummaryHit]:
-        services = info.context.services
-        hits = await sessions.search_episodic(
-            services.graph,
-            services.embedder,
-            principal=info.context.caller(),
+        hits, found = await _found(
+            info,
+            sessions.search_episodic,
+            "summary",
             agent=agent,
             subject=subject,
             args=SearchArgs(text=text, mode=mode, k=k),
         )
-        selected = under(root(info).selections, "summary")
-        found = await as_nodes(info, RECORD, [o.hit_record(hit) for hit in hits], selected)
         return [o.episodic_hit(hit, summary) for hit, summary in zip(hits, found, strict=True)]
 
     @strawberry.field(
@@ -116,29 +125,23 @@ class SessionQueries:
         mode: RehydrateMode = RehydrateMode.SUMMARY_ONLY,
         limit: int = sessions.MAX_REHYDRATE,
     ) -> o.RehydratedSession:
-        found = await sessions.rehydrate_session(
-            info.context.graph,
-            info.context.services.artifacts,
-            principal=info.context.caller(),
+        found = await run(
+            info,
+            sessions.rehydrate_session,
             session_id=id,
             full=mode is RehydrateMode.FULL,
             limit=limit,
         )
-        session = await load_written_at(info, "MemorySession", found.session, "session")
+        session = await load_written_at(info, MemorySession, found.session, "session")
         summary = None
         if found.summary is not None:
-            summary = await load_written_at(info, RECORD, found.summary, "summary")
-        selections = root(info).selections
-        selected = [*under(selections, "entries"), *under(selections, "timelines", "entries")]
-        entries = await as_nodes(info, RECORD, found.entries, selected)
+            summary = await load_written_at(info, MemoryRecord, found.summary, "summary")
+        fields = selected(info)
+        wanted = [*under(fields, "entries"), *under(fields, "timelines", "entries")]
+        entries = await load_records(info, MemoryRecord, found.entries, wanted)
         return o.rehydrated(found, mode, session, summary, entries)
 
     @strawberry.field(description="A session's transcript (or other artifact) with its bytes.")
     async def session_artifact(self, info: Info, id: strawberry.ID) -> o.SessionArtifactContent:
-        found = await sessions.read_artifact(
-            info.context.graph,
-            info.context.services.artifacts,
-            principal=info.context.caller(),
-            artifact_id=id,
-        )
+        found = await run(info, sessions.read_artifact, artifact_id=id)
         return o.artifact_content(found)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import strawberry
 
 from app.api.context import Info
+from app.api.resolve import run
 from app.api.task_context.convert import task_context
 from app.api.task_context.inputs import TaskContextInput
 from app.api.task_context.outputs import TaskContext
@@ -21,12 +22,10 @@ class TaskContextQueries:
         "retrievalRefs. Another client's planId or threadIds are NOT_FOUND."
     )
     async def context(self, info: Info, input: TaskContextInput) -> TaskContext:
-        services = info.context.services
-        found = await build_context(
-            services.graph,
-            services.embedder,
-            principal=info.context.caller(),
+        found = await run(
+            info,
+            build_context,
             request=input.to_request(),
-            retire_threshold=services.settings.lesson_retire_threshold,
+            retire_threshold=info.context.services.settings.lesson_retire_threshold,
         )
         return task_context(found)

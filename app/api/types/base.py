@@ -7,46 +7,19 @@ import json
 from collections.abc import Callable
 from datetime import datetime
 from enum import Enum
+from importlib import import_module
+from types import GenericAlias
 from typing import Annotated, Any, ClassVar, Optional, TypeVar
 
 import strawberry
-from strawberry.types import Info
+from strawberry.types.base import get_object_definition
 
 from app.graph.registry import Entity, entity
 from app.graph.values import parse_datetime
+from app.model.labels import GRAPHQL_MODULES
 
 N = TypeVar("N", bound="NodeType")
 NODE_TYPES: dict[str, type["NodeType"]] = {}
-TYPE_MODULES = {
-    "Plan": "app.api.types.plans",
-    "PlanNode": "app.api.types.plans",
-    "ConstraintsSnapshot": "app.api.types.plans",
-    "Asset": "app.api.types.assets",
-    "AssetVariant": "app.api.types.assets",
-    "PromptArtifact": "app.api.types.assets",
-    "ApprovalRecord": "app.api.types.assets",
-    "PublishPackage": "app.api.types.publishing",
-    "PublishRun": "app.api.types.publishing",
-    "EvidenceArtifact": "app.api.types.publishing",
-    "ConversationThread": "app.api.types.conversations",
-    "ConversationEvent": "app.api.types.conversations",
-    "ThreadSummary": "app.api.types.conversations",
-    "EngagementEvent": "app.api.types.engagement",
-    "PerformanceMetric": "app.api.types.engagement",
-    "Agent": "app.api.types.agents",
-    "AgentEpisode": "app.api.types.agents",
-    "Lesson": "app.api.types.lessons",
-    "ClientSnapshot": "app.api.types.lessons",
-    "MemorySubject": "app.api.types.agent_memory",
-    "AgentCycle": "app.api.types.agent_memory",
-    "FeedbackEvent": "app.api.types.agent_memory",
-    "AgentPerformance": "app.api.types.agent_memory",
-    "MemoryRecord": "app.api.types.memory",
-    "MemoryVersion": "app.api.types.memory",
-    "MemoryArtifact": "app.api.types.memory",
-    "AccessLogEntry": "app.api.types.memory",
-    "MemorySession": "app.api.types.sessions",
-}
 
 
 @strawberry.enum(description="Order of related or listed records.")
@@ -119,7 +92,7 @@ def _split_fields(cls: type[NodeType]) -> RowFields:
     model = entity(cls.__model__)
     names = [
         field.python_name
-        for field in cls.__strawberry_definition__.fields  # type: ignore[attr-defined]
+        for field in get_object_definition(cls, strict=True).fields
         if field.python_name in model.properties
     ]
     converters = {name: text_converter(model, name) for name in names}
@@ -150,35 +123,50 @@ def node_type(label: str) -> Any:
     return register
 
 
+def every_node_type() -> dict[str, type[NodeType]]:
+    """The node type of every label the model gives one, each module imported (registering
+    its types), in the model's order."""
+    for module in dict.fromkeys(GRAPHQL_MODULES.values()):
+        import_module(module)
+    return {label: NODE_TYPES[label] for label in GRAPHQL_MODULES}
+
+
 def lazy(label: str) -> Any:
-    return Annotated[label, strawberry.lazy(TYPE_MODULES[label])]
+    return Annotated[label, strawberry.lazy(GRAPHQL_MODULES[label])]
 
 
-def related_rows(root: NodeType, info: Info) -> list[dict[str, Any]]:
-    return list(root._row.get(str(info.path.key)) or [])
+class NotInstalled(RuntimeError):
+    """A relationship field resolved before app/api/read/fast_fields installed its resolver."""
+
+    def __init__(self, label: str) -> None:
+        super().__init__(f"no resolver installed for a field of {label} (fast_fields.install)")
 
 
 def to_many(label: str, description: str) -> Any:
-    """A list field over a declared relationship; the compiler applies its arguments."""
+    """A list field over a declared relationship: its arguments and type. The compiled query
+    applies the arguments; app/api/read/fast_fields installs the resolver that reads its rows."""
 
-    def resolve(
-        root: Any,
-        info: Info,
+    def arguments(
         first: int = 100,
         where: Optional[RecordWhere] = None,  # noqa: UP045 - evaluated at run time
         order_by: Optional[RecordOrder] = None,  # noqa: UP045
-    ) -> list[lazy(label)]:  # type: ignore[valid-type]
-        return [NODE_TYPES[label].from_row(row) for row in related_rows(root, info)]
+    ) -> Any:
+        raise NotInstalled(label)
 
-    return strawberry.field(resolver=resolve, description=description)
+    return strawberry.field(
+        resolver=arguments, graphql_type=GenericAlias(list, lazy(label)), description=description
+    )
 
 
 def to_one(label: str, description: str) -> Any:
-    def resolve(root: Any, info: Info) -> Optional[lazy(label)]:  # type: ignore[valid-type]  # noqa: UP045
-        rows = related_rows(root, info)
-        return NODE_TYPES[label].from_row(rows[0]) if rows else None
+    """A field over a declared relationship to at most one record (see to_many)."""
 
-    return strawberry.field(resolver=resolve, description=description)
+    def no_arguments() -> Any:
+        raise NotInstalled(label)
+
+    return strawberry.field(
+        resolver=no_arguments, graphql_type=lazy(label) | None, description=description
+    )
 
 
 class GraphQLNameMap:
@@ -189,7 +177,7 @@ class GraphQLNameMap:
 
     def python_name(self, label: str, graphql_name: str) -> str | None:
         if label not in self._names:
-            definition = NODE_TYPES[label].__strawberry_definition__  # type: ignore[attr-defined]
+            definition = get_object_definition(NODE_TYPES[label], strict=True)
             self._names[label] = {
                 f.graphql_name or to_camel(f.python_name): f.python_name for f in definition.fields
             }

@@ -40,7 +40,9 @@ def _moment(value: datetime | str) -> datetime:
     return parse_datetime(value) if isinstance(value, str) else value
 
 
-def connection(nodes: list[Any], rows: list[dict[str, Any]], *, total: int, first: int) -> Any:
+def connection(
+    nodes: list[T], rows: list[dict[str, Any]], *, total: int, first: int
+) -> Connection[T]:
     """A connection over `first` of `nodes` (one extra row tells whether a next page exists)."""
     page = nodes[:first]
     cursors = [encode_cursor(_moment(row["created_at"]), row["id"]) for row in rows[:first]]

@@ -19,6 +19,7 @@ from app.domain.kernel.field_rules import decoded
 from app.domain.kernel.principal import Principal
 from app.domain.memory import LIVE, RECORD_MAP, audited, check_segment
 from app.graph.executor import GraphExecutor
+from app.graph.fragments import live
 from app.graph.values import plain
 from app.model.enums import MemoryKind
 from app.retrieval.budget import MAX_BUDGET, TokenBudget, estimate_tokens
@@ -33,8 +34,9 @@ VISIBLE = (
 # The workspace section reads index memory_record_workspace_order in order and stops at the limit
 # (a client's 100k records were sorted in full before: 1-2 s). Neo4j backs the ORDER BY by the
 # index only when it names every key of the index, the equal leading ones included, in one
-# direction, and when no OR splits the seek: hence the liveness test as coalesce(...), the
+# direction, and when no OR splits the seek: hence the liveness test without one, the
 # IS NOT NULL conditions (index entries need every key) and the id as the last key.
+SEEKABLE_LIVE = live("r", ordered_seek=True)
 CANDIDATES = f"""
 RETURN
   COLLECT {{
@@ -48,7 +50,7 @@ RETURN
     CALL (kind) {{
       MATCH (r:MemoryRecord {{client_id: $client_id, kind: kind}})
       WHERE r.priority IS NOT NULL AND r.updated_at IS NOT NULL AND r.id IS NOT NULL
-        AND r.session_id IS NULL AND r.active AND coalesce(r.expires_at > $now, true)
+        AND r.session_id IS NULL AND {SEEKABLE_LIVE}
         AND {VISIBLE}
       WITH r ORDER BY r.client_id DESC, r.kind DESC, r.priority DESC, r.updated_at DESC,
         r.id DESC LIMIT $limit

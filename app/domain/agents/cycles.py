@@ -19,19 +19,19 @@ from app.domain.kernel.ids import check_id, new_id
 from app.domain.kernel.principal import Principal
 from app.domain.kernel.records import first_record, missing
 from app.graph.executor import GraphExecutor, Tx
+from app.graph.fragments import live, lock, lock_query, merge_agent
 from app.graph.values import plain
 from app.model.enums import AgentCycleStatus
 
 JSON_FIELDS = ("tool_call", "plan", "output")
 # A memory a cycle may link: the caller's, not forgotten, not expired.
-LIVE_MEMORY = "m.active AND (m.expires_at IS NULL OR m.expires_at > $now)"
+LIVE_MEMORY = live("m")
 MISSING_MEMORIES = f"""
 [id IN $memory_ids WHERE NOT EXISTS {{
    MATCH (m:MemoryRecord {{id: id, client_id: $client_id}}) WHERE {LIVE_MEMORY} }}]"""
 LOCK_AGENT_FOR_CYCLE = f"""
-MERGE (a:Agent {{client_id: $client_id, name: $agent_name}})
-ON CREATE SET a.id = $agent_id, a.created_at = $now, a.updated_at = $now
-SET a._lock = true REMOVE a._lock
+{merge_agent()}
+{lock("a")}
 WITH a
 OPTIONAL CALL (a) {{
   MATCH (c:AgentCycle {{client_id: $client_id, agent_name: $agent_name}})
@@ -54,11 +54,7 @@ SET c = $props
 WITH c
 {LINK_MEMORIES}
 """
-LOCK_CYCLE = f"""
-MATCH (c:AgentCycle {{id: $id, client_id: $client_id}})
-SET c._lock = true REMOVE c._lock
-RETURN c {{.*}} AS cycle, {MISSING_MEMORIES} AS missing
-"""
+LOCK_CYCLE = lock_query("AgentCycle", "cycle", f"{MISSING_MEMORIES} AS missing")
 COMPLETE_CYCLE = f"""
 MATCH (c:AgentCycle {{id: $id, client_id: $client_id}})
 SET c += $changes

@@ -17,17 +17,17 @@ from app.domain.kernel.ids import new_id
 from app.domain.kernel.pagination import check_page_size, keyset_params
 from app.domain.kernel.principal import Principal
 from app.graph.executor import GraphExecutor, Tx
+from app.graph.fragments import keyset_page, lock, merge_agent
 from app.graph.values import plain
 
-LOCK_PERFORMANCE = """
-MERGE (a:Agent {client_id: $client_id, name: $agent_name})
-ON CREATE SET a.id = $agent_id, a.created_at = $now, a.updated_at = $now
-MERGE (p:AgentPerformance {client_id: $client_id, agent_name: $agent_name,
-                           task_type: $task_type})
+LOCK_PERFORMANCE = f"""
+{merge_agent()}
+MERGE (p:AgentPerformance {{client_id: $client_id, agent_name: $agent_name,
+                           task_type: $task_type}})
 ON CREATE SET p.id = $performance_id, p.created_at = $now, p.updated_at = $now, p.total = 0,
-              p.successes = 0, p.rating_sum = 0.0, p.rating_count = 0, p.patterns = '{}'
-SET p._lock = true REMOVE p._lock
-RETURN p {.*} AS performance
+              p.successes = 0, p.rating_sum = 0.0, p.rating_count = 0, p.patterns = '{{}}'
+{lock("p")}
+RETURN p {{.*}} AS performance
 """
 LEARN = """
 MATCH (p:AgentPerformance {id: $performance_id, client_id: $client_id})
@@ -40,20 +40,13 @@ MATCH (p:AgentPerformance {client_id: $client_id, agent_name: $agent_name})
 WHERE $task_type IS NULL OR p.task_type = $task_type
 RETURN p {.*} AS performance ORDER BY p.task_type
 """
-# The total under the filter, then one keyset page (newest first), in one round trip.
-HISTORY = """
-CALL () {
-  MATCH (f:FeedbackEvent {client_id: $client_id, agent_name: $agent_name})
-  WHERE $task_type IS NULL OR f.task_type = $task_type
-  RETURN count(f) AS total
-}
-OPTIONAL MATCH (f:FeedbackEvent {client_id: $client_id, agent_name: $agent_name})
-WHERE ($task_type IS NULL OR f.task_type = $task_type)
-  AND ($after_created_at IS NULL OR f.created_at < $after_created_at
-       OR (f.created_at = $after_created_at AND f.id < $after_id))
-WITH total, f ORDER BY f.created_at DESC, f.id DESC LIMIT $limit
-RETURN total, collect(f {.*}) AS rows
-"""
+HISTORY = keyset_page(
+    "MATCH (f:FeedbackEvent {client_id: $client_id, agent_name: $agent_name})",
+    "$task_type IS NULL OR f.task_type = $task_type",
+    "f",
+    "f {.*}",
+    "rows",
+)
 
 
 async def learn_from_feedback(

@@ -13,20 +13,20 @@ from app.domain.kernel.field_rules import decoded
 from app.domain.kernel.ids import new_id
 from app.domain.kernel.principal import Principal
 from app.graph.executor import GraphExecutor, Tx
+from app.graph.fragments import lock, merge_agent
 from app.graph.values import plain
 
 # The version is read after the agent is write-locked, so two saves that both expect version
 # n cannot both succeed: the second sees n + 1 and is refused (CONFLICT, rolled back).
-SAVE_STATE = """
-MERGE (a:Agent {client_id: $client_id, name: $agent_name})
-ON CREATE SET a.id = $agent_id, a.created_at = $now, a.updated_at = $now
-SET a._lock = true REMOVE a._lock
+SAVE_STATE = f"""
+{merge_agent()}
+{lock("a")}
 WITH a, coalesce(a.state_version, 0) AS current
 WITH a, current, ($expected IS NULL OR $expected = current) AS allowed
 SET a.state = CASE WHEN allowed THEN $state ELSE a.state END,
     a.state_version = CASE WHEN allowed THEN current + 1 ELSE a.state_version END,
     a.updated_at = CASE WHEN allowed THEN $now ELSE a.updated_at END
-RETURN a {.*} AS agent, current
+RETURN a {{.*}} AS agent, current
 """
 
 

@@ -18,6 +18,7 @@ from app.domain.kernel.field_rules import check_aware, decoded
 from app.domain.kernel.ids import new_id
 from app.domain.kernel.principal import Principal
 from app.graph.executor import GraphExecutor, Tx
+from app.graph.fragments import lock, merge_agent
 from app.graph.values import plain
 
 # updated_at is computed first, from the values before this upsert.
@@ -42,9 +43,8 @@ RETURN s {.*} AS subject, a {.*} AS agent, r {.*} AS relationship
 """
 SET_RELATIONSHIP = f"""
 MATCH (s:MemorySubject {{client_id: $client_id, external_ref: $subject}})
-SET s._lock = true REMOVE s._lock
-MERGE (a:Agent {{client_id: $client_id, name: $agent_name}})
-ON CREATE SET a.id = $agent_id, a.created_at = $now, a.updated_at = $now
+{lock("s")}
+{merge_agent()}
 MERGE (s)-[r:RELATES_TO]->(a)
 ON CREATE SET r.created_at = $now, r.started_at = $now, r.sessions = 0, r.interactions = 0,
               r.minutes = 0.0
@@ -58,7 +58,7 @@ MATCH (s:MemorySubject {client_id: $client_id, external_ref: $subject})
       -[r:RELATES_TO]->(a:Agent {client_id: $client_id, name: $agent_name})
 """
 TOUCH_RELATIONSHIP = f"""{MATCH_RELATIONSHIP}
-SET r._lock = true REMOVE r._lock
+{lock("r")}
 WITH s, r, a
 SET r.sessions = r.sessions + $steps.sessions,
     r.interactions = r.interactions + $steps.interactions,

@@ -15,45 +15,23 @@ from app.domain.kernel.errors import ValidationFailed
 from app.domain.kernel.field_rules import check_text, check_upload, enum_value
 from app.domain.kernel.ids import check_id, new_id
 from app.domain.kernel.principal import Principal
-from app.domain.kernel.records import locked_one, missing, read_one
+from app.domain.kernel.records import OwnedNode, missing
 from app.graph.executor import GraphExecutor, Tx
+from app.graph.fragments import own
 from app.graph.values import plain
 from app.model.enums import ApprovalStatus, Role
 
-FIND_ASSET = """
-MATCH (t:Asset {id: $id, client_id: $client_id})
-RETURN t.id AS target
-"""
-FIND_VARIANT = """
-MATCH (t:AssetVariant {id: $id, client_id: $client_id})
-RETURN t.id AS target
-"""
-CREATE_FOR_ASSET = """
-MATCH (t:Asset {id: $id, client_id: $client_id})
-CREATE (r:ApprovalRecord $props)-[:APPROVES]->(t)
-RETURN r {.*} AS approval
-"""
-CREATE_FOR_VARIANT = """
-MATCH (t:AssetVariant {id: $id, client_id: $client_id})
-CREATE (r:ApprovalRecord $props)-[:APPROVES]->(t)
-RETURN r {.*} AS approval
-"""
+
+def _target_queries(label: str) -> tuple[str, str]:
+    """(existence check, create) of an approval of the caller's node of that label."""
+    target = f"MATCH {own('t', label)}\n"
+    create = "CREATE (r:ApprovalRecord $props)-[:APPROVES]->(t)\nRETURN r {.*} AS approval"
+    return target + "RETURN t.id AS target", target + create
+
+
 # kind -> (existence check, create), so the label never comes from input.
-TARGETS = {"asset": (FIND_ASSET, CREATE_FOR_ASSET), "variant": (FIND_VARIANT, CREATE_FOR_VARIANT)}
-GET_APPROVAL = """
-MATCH (r:ApprovalRecord {id: $id, client_id: $client_id})
-RETURN r {.*} AS approval
-"""
-LOCK_APPROVAL = """
-MATCH (r:ApprovalRecord {id: $id, client_id: $client_id})
-SET r._lock = true REMOVE r._lock
-RETURN r {.*} AS approval
-"""
-UPDATE_APPROVAL = """
-MATCH (r:ApprovalRecord {id: $id, client_id: $client_id})
-SET r += $changes, r.updated_at = $now
-RETURN r {.*} AS approval
-"""
+TARGETS = {"asset": _target_queries("Asset"), "variant": _target_queries("AssetVariant")}
+APPROVAL = OwnedNode("ApprovalRecord", "approval", what="approval")
 DECIDERS = (Role.REVIEWER, Role.ADMIN)
 
 
@@ -110,8 +88,7 @@ async def create_approval(
 async def get_approval(
     graph: GraphExecutor, *, principal: Principal, approval_id: str
 ) -> dict[str, Any]:
-    params = {"id": check_id(approval_id), "client_id": principal.client_id}
-    return await read_one(graph, GET_APPROVAL, params, key="approval", what="approval")
+    return await APPROVAL.read(graph, APPROVAL.scope(principal, approval_id))
 
 
 async def decide_approval(
@@ -129,23 +106,21 @@ async def decide_approval(
     principal.require(*DECIDERS)
     goal = enum_value(ApprovalStatus, decision, field="status")
     check_text({"notes": notes}, "notes")
-    scope = {"id": check_id(approval_id), "client_id": principal.client_id}
+    scope = APPROVAL.scope(principal, approval_id)
     changes: dict[str, Any] = {"status": goal.value, "reviewer_user_id": principal.actor}
     if notes is not None:
         changes["notes"] = notes
 
     async def work(tx: Tx) -> dict[str, Any]:
-        current = await locked_one(tx, LOCK_APPROVAL, scope, key="approval", what="approval")
+        current = await APPROVAL.locked(tx, scope)
         status = ApprovalStatus(current["status"])
         check_transition(APPROVAL_TRANSITIONS, status, goal, what="an approval")
-        params = scope | {"changes": changes, "now": datetime.now(UTC)}
-        rows = await tx.run(UPDATE_APPROVAL, params)
-        return dict(plain(rows[0]["approval"]))
+        return await APPROVAL.change(tx, scope, changes)
 
     async with staged_uploads(artifacts, principal) as uploads:
         if evidence is not None:
             check_upload(evidence, content_type, field="evidence")
-            current = await read_one(graph, GET_APPROVAL, scope, key="approval", what="approval")
+            current = await APPROVAL.read(graph, scope)
             check_transition(
                 APPROVAL_TRANSITIONS, ApprovalStatus(current["status"]), goal, what="an approval"
             )

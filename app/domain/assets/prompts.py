@@ -21,9 +21,9 @@ from app.domain.kernel.field_rules import (
     enum_value,
     json_text,
 )
-from app.domain.kernel.ids import check_id, new_id
+from app.domain.kernel.ids import new_id
 from app.domain.kernel.principal import Principal
-from app.domain.kernel.records import missing, read_one
+from app.domain.kernel.records import OwnedNode, missing
 from app.graph.executor import GraphExecutor, Tx
 from app.graph.values import plain
 from app.model.enums import TaskClass
@@ -54,10 +54,7 @@ CALL (p) {
 }
 RETURN p {.*} AS prompt, assets, variants
 """
-GET_PROMPT = """
-MATCH (p:PromptArtifact {id: $id, client_id: $client_id})
-RETURN p {.*} AS prompt
-"""
+PROMPT = OwnedNode("PromptArtifact", "prompt", what="prompt artifact")
 
 
 async def create_prompt(
@@ -130,8 +127,7 @@ def _raise_missing(asset_ids: list[str], variant_ids: list[str]) -> None:
 async def get_prompt(
     graph: GraphExecutor, *, principal: Principal, prompt_id: str
 ) -> dict[str, Any]:
-    params = {"id": check_id(prompt_id), "client_id": principal.client_id}
-    found = await read_one(graph, GET_PROMPT, params, key="prompt", what="prompt artifact")
+    found = await PROMPT.read(graph, PROMPT.scope(principal, prompt_id))
     return decoded(found, JSON_FIELDS)
 
 

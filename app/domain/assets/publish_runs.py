@@ -11,14 +11,15 @@ from typing import Any
 
 from app.artifacts.staged import staged_uploads
 from app.artifacts.store import ArtifactStore
-from app.domain.assets.publishing import LOCK_PACKAGE
+from app.domain.assets.publishing import PACKAGE
 from app.domain.assets.rules import RUN_TRANSITIONS, check_transition
 from app.domain.kernel.errors import Conflict, ValidationFailed
 from app.domain.kernel.field_rules import check_text, check_upload, enum_value
-from app.domain.kernel.ids import check_id, new_id
+from app.domain.kernel.ids import new_id
 from app.domain.kernel.principal import Principal
-from app.domain.kernel.records import locked_one, missing
+from app.domain.kernel.records import OwnedNode, missing
 from app.graph.executor import GraphExecutor, Tx
+from app.graph.fragments import lock_query
 from app.graph.values import plain
 from app.model.enums import EvidenceKind, PackageStatus, Platform, PublishRunStatus
 
@@ -27,16 +28,9 @@ MATCH (p:PublishPackage {id: $id, client_id: $client_id})
 CREATE (p)-[:HAS_RUN]->(r:PublishRun $props)
 RETURN r {.*} AS run
 """
-LOCK_RUN = """
-MATCH (r:PublishRun {id: $id, client_id: $client_id})
-SET r._lock = true REMOVE r._lock
-RETURN r {.*} AS run, COUNT { (r)-[:HAS_EVIDENCE]->(:EvidenceArtifact) } AS evidence
-"""
-UPDATE_RUN = """
-MATCH (r:PublishRun {id: $id, client_id: $client_id})
-SET r += $changes, r.updated_at = $now
-RETURN r {.*} AS run
-"""
+LOCK_RUN = lock_query(
+    "PublishRun", "run", "COUNT { (n)-[:HAS_EVIDENCE]->(:EvidenceArtifact) } AS evidence"
+)
 FIND_RUN = """
 MATCH (r:PublishRun {id: $id, client_id: $client_id})
 RETURN r.id AS run
@@ -47,8 +41,7 @@ CREATE (r)-[:HAS_EVIDENCE]->(e:EvidenceArtifact $props)
 RETURN e {.*} AS evidence
 """
 MAX_REF = 500
-PACKAGE = "publish package"
-RUN = "publish run"
+RUN = OwnedNode("PublishRun", "run", what="publish run")
 
 
 async def start_run(
@@ -56,11 +49,11 @@ async def start_run(
 ) -> dict[str, Any]:
     """A running run for one of the package's target platforms, while the package publishes."""
     principal.require_writer()
-    scope = {"id": check_id(package_id, field="package_id"), "client_id": principal.client_id}
+    scope = PACKAGE.scope(principal, package_id, field="package_id")
     chosen = enum_value(Platform, platform, field="platform")
 
     async def work(tx: Tx) -> dict[str, Any]:
-        package = await locked_one(tx, LOCK_PACKAGE, scope, key="package", what=PACKAGE)
+        package = await PACKAGE.locked(tx, scope)
         if package["status"] != PackageStatus.PUBLISHING.value:
             raise Conflict(
                 f"runs start only while the package is publishing; it is {package['status']!r}"
@@ -98,12 +91,12 @@ async def finish_run(
     given = {"external_ref": external_ref, "error": error}
     check_text(given, "external_ref", limit=MAX_REF)
     check_text(given, "error")
-    scope = {"id": check_id(run_id), "client_id": principal.client_id}
+    scope = RUN.scope(principal, run_id)
 
     async def work(tx: Tx) -> dict[str, Any]:
         rows = await tx.run(LOCK_RUN, scope)
         if not rows:
-            raise missing(RUN, scope["id"])
+            raise missing(RUN.what, scope["id"])
         run = dict(plain(rows[0]["run"]))
         check_transition(RUN_TRANSITIONS, PublishRunStatus(run["status"]), goal, what="a run")
         if goal is PublishRunStatus.SUCCEEDED and not rows[0]["evidence"]:
@@ -113,8 +106,7 @@ async def finish_run(
         now = datetime.now(UTC)
         changes: dict[str, Any] = {k: v for k, v in given.items() if v is not None}
         changes |= {"status": goal.value, "finished_at": now}
-        updated = await tx.run(UPDATE_RUN, scope | {"changes": changes, "now": now})
-        return dict(plain(updated[0]["run"]))
+        return await RUN.change(tx, scope, changes, now=now)
 
     return await graph.in_transaction(work)
 
@@ -133,9 +125,9 @@ async def add_evidence(
     principal.require_writer()
     chosen = enum_value(EvidenceKind, kind, field="kind")
     check_upload(data, content_type, field="evidence")
-    scope = {"id": check_id(run_id, field="run_id"), "client_id": principal.client_id}
+    scope = RUN.scope(principal, run_id, field="run_id")
     if not await graph.read(FIND_RUN, scope):
-        raise missing(RUN, scope["id"])
+        raise missing(RUN.what, scope["id"])
     evidence_id = new_id()
     parts = ("runs", scope["id"], "evidence", evidence_id)
     async with staged_uploads(artifacts, principal) as uploads:
@@ -155,5 +147,5 @@ async def add_evidence(
         }
         rows = await graph.write(CREATE_EVIDENCE, scope | {"props": props})
         if not rows:
-            raise missing(RUN, scope["id"])
+            raise missing(RUN.what, scope["id"])
         return dict(plain(rows[0]["evidence"]))

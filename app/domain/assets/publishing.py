@@ -10,8 +10,9 @@ from app.domain.kernel.errors import Conflict, ValidationFailed
 from app.domain.kernel.field_rules import check_aware, check_ids, enum_value
 from app.domain.kernel.ids import check_id, new_id
 from app.domain.kernel.principal import Principal
-from app.domain.kernel.records import locked_one, missing, read_one
+from app.domain.kernel.records import OwnedNode, missing
 from app.graph.executor import GraphExecutor, Tx
+from app.graph.fragments import lock
 from app.graph.values import plain
 from app.model.enums import PackageStatus, Platform, PublishRunStatus
 
@@ -32,30 +33,18 @@ CALL (p) {
 }
 RETURN p {.*} AS package
 """
-GET_PACKAGE = """
-MATCH (p:PublishPackage {id: $id, client_id: $client_id})
-RETURN p {.*} AS package
-"""
-LOCK_PACKAGE = """
-MATCH (p:PublishPackage {id: $id, client_id: $client_id})
-SET p._lock = true REMOVE p._lock
-RETURN p {.*} AS package
-"""
-UPDATE_PACKAGE = """
-MATCH (p:PublishPackage {id: $id, client_id: $client_id})
-SET p += $changes, p.updated_at = $now
-RETURN p {.*} AS package
-"""
+PACKAGE = OwnedNode("PublishPackage", "package", what="publish package")
 # The approval gate: for each included variant, the statuses of the policy-required approvals
 # on it or on its asset. Variants and assets are write-locked so that no approval can be added
 # to them while the package moves on.
-REQUIRED_APPROVALS = """
-MATCH (:PublishPackage {id: $id, client_id: $client_id})-[:INCLUDES]->(v:AssetVariant)
-OPTIONAL MATCH (a:Asset {client_id: $client_id})-[:HAS_VARIANT]->(v)
-FOREACH (n IN [x IN [v, a] WHERE x IS NOT NULL] | SET n._lock = true REMOVE n._lock)
+REQUIRED_APPROVALS = f"""
+MATCH (:PublishPackage {{id: $id, client_id: $client_id}})-[:INCLUDES]->(v:AssetVariant)
+OPTIONAL MATCH (a:Asset {{client_id: $client_id}})-[:HAS_VARIANT]->(v)
+FOREACH (n IN [x IN [v, a] WHERE x IS NOT NULL] | {lock("n")})
 WITH v, [x IN [v, a] WHERE x IS NOT NULL] AS targets
 UNWIND targets AS t
-OPTIONAL MATCH (t)<-[:APPROVES]-(r:ApprovalRecord {client_id: $client_id, required_by_policy: true})
+OPTIONAL MATCH (t)<-[:APPROVES]-(r:ApprovalRecord {{client_id: $client_id,
+                                                   required_by_policy: true}})
 RETURN v.id AS variant_id, collect(r.status) AS statuses
 """
 SUCCEEDED_RUNS = """
@@ -102,8 +91,7 @@ async def create_package(
 async def get_package(
     graph: GraphExecutor, *, principal: Principal, package_id: str
 ) -> dict[str, Any]:
-    params = {"id": check_id(package_id), "client_id": principal.client_id}
-    return await read_one(graph, GET_PACKAGE, params, key="package", what="publish package")
+    return await PACKAGE.read(graph, PACKAGE.scope(principal, package_id))
 
 
 async def update_package(
@@ -115,17 +103,16 @@ async def update_package(
     if unknown:
         raise ValidationFailed(f"cannot change {', '.join(sorted(unknown))} of a package")
     values = _checked(changes, creating=False)
-    scope = {"id": check_id(package_id), "client_id": principal.client_id}
+    scope = PACKAGE.scope(principal, package_id)
 
     async def work(tx: Tx) -> dict[str, Any]:
-        current = await locked_one(tx, LOCK_PACKAGE, scope, key="package", what="publish package")
+        current = await PACKAGE.locked(tx, scope)
         status = PackageStatus(current["status"])
         if status in FROZEN:
             raise Conflict(f"a package in status {status.value!r} cannot be changed")
         if status is PackageStatus.SCHEDULED and (current | values).get("scheduled_at") is None:
             raise ValidationFailed("a scheduled package needs scheduled_at", field="scheduled_at")
-        rows = await tx.run(UPDATE_PACKAGE, scope | {"changes": values, "now": datetime.now(UTC)})
-        return dict(plain(rows[0]["package"]))
+        return await PACKAGE.change(tx, scope, values)
 
     return await graph.in_transaction(work)
 
@@ -136,11 +123,11 @@ async def transition_package(
     """Moving to publishing passes the approval gate (APPROVAL_REQUIRED); to published needs a
     succeeded publish run; to scheduled needs scheduled_at."""
     principal.require_writer()
-    scope = {"id": check_id(package_id), "client_id": principal.client_id}
+    scope = PACKAGE.scope(principal, package_id)
     goal = enum_value(PackageStatus, target, field="status")
 
     async def work(tx: Tx) -> dict[str, Any]:
-        current = await locked_one(tx, LOCK_PACKAGE, scope, key="package", what="publish package")
+        current = await PACKAGE.locked(tx, scope)
         status = PackageStatus(current["status"])
         check_transition(PACKAGE_TRANSITIONS, status, goal, what="a publish package")
         if goal is PackageStatus.SCHEDULED and current.get("scheduled_at") is None:
@@ -154,9 +141,7 @@ async def transition_package(
             )
             if not runs[0]["runs"]:
                 raise ValidationFailed("a package is published only after a succeeded run")
-        params = scope | {"changes": {"status": goal.value}, "now": datetime.now(UTC)}
-        rows = await tx.run(UPDATE_PACKAGE, params)
-        return dict(plain(rows[0]["package"]))
+        return await PACKAGE.change(tx, scope, {"status": goal.value})
 
     return await graph.in_transaction(work)
 

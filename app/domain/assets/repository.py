@@ -6,13 +6,14 @@ from datetime import UTC, datetime
 from typing import Any
 
 from app.artifacts.store import ArtifactStore
-from app.domain.assets.rules import ASSET_TRANSITIONS, check_transition
+from app.domain.assets.rules import ASSET_TRANSITIONS
 from app.domain.kernel.errors import ValidationFailed
 from app.domain.kernel.field_rules import MAX_TITLE, check_text, enum_value, stored
 from app.domain.kernel.ids import check_id, new_id
 from app.domain.kernel.principal import Principal
-from app.domain.kernel.records import check_artifact_ref, locked_one, missing, read_one
-from app.graph.executor import GraphExecutor, Tx
+from app.domain.kernel.records import OwnedNode, check_artifact_ref, first_record, missing
+from app.domain.kernel.status_machine import status_move
+from app.graph.executor import GraphExecutor
 from app.graph.values import plain
 from app.model.enums import AssetStatus, AssetType, CreatedBy
 
@@ -25,20 +26,7 @@ CREATE (a:Asset $props)
 FOREACH (_ IN CASE WHEN n IS NULL THEN [] ELSE [1] END | CREATE (a)-[:FROM_BLUEPRINT]->(n))
 RETURN a {.*} AS asset
 """
-GET_ASSET = """
-MATCH (a:Asset {id: $id, client_id: $client_id})
-RETURN a {.*} AS asset
-"""
-LOCK_ASSET = """
-MATCH (a:Asset {id: $id, client_id: $client_id})
-SET a._lock = true REMOVE a._lock
-RETURN a {.*} AS asset
-"""
-UPDATE_ASSET = """
-MATCH (a:Asset {id: $id, client_id: $client_id})
-SET a += $changes, a.updated_at = $now
-RETURN a {.*} AS asset
-"""
+ASSET = OwnedNode("Asset", "asset", what="asset")
 UPDATABLE = frozenset({"title", "summary", "primary_artifact_uri"})
 
 
@@ -76,8 +64,7 @@ async def create_asset(
 
 
 async def get_asset(graph: GraphExecutor, *, principal: Principal, asset_id: str) -> dict[str, Any]:
-    params = {"id": check_id(asset_id), "client_id": principal.client_id}
-    return await read_one(graph, GET_ASSET, params, key="asset", what="asset")
+    return await ASSET.read(graph, ASSET.scope(principal, asset_id))
 
 
 async def update_asset(
@@ -94,34 +81,19 @@ async def update_asset(
     if unknown:
         raise ValidationFailed(f"cannot change {', '.join(sorted(unknown))} of an asset")
     values = await _checked_fields(artifacts, principal, changes, creating=False)
-    record_id = check_id(asset_id)
-    params = {
-        "id": record_id,
-        "client_id": principal.client_id,
-        "changes": values,
-        "now": datetime.now(UTC),
-    }
-    rows = await graph.write(UPDATE_ASSET, params)
-    if not rows:
-        raise missing("asset", record_id)
-    return dict(plain(rows[0]["asset"]))
+    scope = ASSET.scope(principal, asset_id)
+    rows = await graph.write(ASSET.update, scope | {"changes": values, "now": datetime.now(UTC)})
+    return dict(first_record(rows, "asset", what="asset", record_id=scope["id"]))
 
 
 async def transition_asset(
     graph: GraphExecutor, *, principal: Principal, asset_id: str, target: AssetStatus
 ) -> dict[str, Any]:
     principal.require_writer()
-    scope = {"id": check_id(asset_id), "client_id": principal.client_id}
+    scope = ASSET.scope(principal, asset_id)
     goal = enum_value(AssetStatus, target, field="status")
-
-    async def work(tx: Tx) -> dict[str, Any]:
-        current = await locked_one(tx, LOCK_ASSET, scope, key="asset", what="asset")
-        check_transition(ASSET_TRANSITIONS, AssetStatus(current["status"]), goal, what="an asset")
-        params = scope | {"changes": {"status": goal.value}, "now": datetime.now(UTC)}
-        rows = await tx.run(UPDATE_ASSET, params)
-        return dict(plain(rows[0]["asset"]))
-
-    return await graph.in_transaction(work)
+    move = status_move(ASSET_TRANSITIONS, goal, what="an asset")
+    return await ASSET.locked_change(graph, scope, move)
 
 
 async def _checked_fields(

@@ -11,7 +11,7 @@ from neo4j.exceptions import ConstraintError
 
 from app.artifacts.staged import StagedUploads, staged_uploads
 from app.artifacts.store import ArtifactStore
-from app.domain.assets.rules import VARIANT_TRANSITIONS, check_transition
+from app.domain.assets.rules import VARIANT_TRANSITIONS
 from app.domain.kernel.errors import ValidationFailed
 from app.domain.kernel.field_rules import (
     MAX_CAPTION,
@@ -25,8 +25,9 @@ from app.domain.kernel.field_rules import (
 )
 from app.domain.kernel.ids import check_id, new_id
 from app.domain.kernel.principal import Principal
-from app.domain.kernel.records import check_artifact_ref, locked_one, missing, read_one
-from app.graph.executor import GraphExecutor, Tx
+from app.domain.kernel.records import OwnedNode, check_artifact_ref, first_record, missing
+from app.domain.kernel.status_machine import status_move
+from app.graph.executor import GraphExecutor
 from app.graph.values import plain
 from app.model.enums import Platform, VariantFormat, VariantStatus
 
@@ -45,20 +46,7 @@ BY_CHECKSUM = """
 MATCH (v:AssetVariant {client_id: $client_id, checksum: $checksum})
 RETURN v {.*} AS variant
 """
-GET_VARIANT = """
-MATCH (v:AssetVariant {id: $id, client_id: $client_id})
-RETURN v {.*} AS variant
-"""
-LOCK_VARIANT = """
-MATCH (v:AssetVariant {id: $id, client_id: $client_id})
-SET v._lock = true REMOVE v._lock
-RETURN v {.*} AS variant
-"""
-UPDATE_VARIANT = """
-MATCH (v:AssetVariant {id: $id, client_id: $client_id})
-SET v += $changes, v.updated_at = $now
-RETURN v {.*} AS variant
-"""
+VARIANT = OwnedNode("AssetVariant", "variant", what="variant")
 UPDATABLE = frozenset({"caption_text", "dimensions", "duration_seconds"})
 
 
@@ -147,8 +135,7 @@ async def _write_variant(
 async def get_variant(
     graph: GraphExecutor, *, principal: Principal, variant_id: str
 ) -> dict[str, Any]:
-    params = {"id": check_id(variant_id), "client_id": principal.client_id}
-    found = await read_one(graph, GET_VARIANT, params, key="variant", what="variant")
+    found = await VARIANT.read(graph, VARIANT.scope(principal, variant_id))
     return decoded(found, JSON_FIELDS)
 
 
@@ -160,35 +147,21 @@ async def update_variant(
     unknown = changes.keys() - UPDATABLE
     if unknown:
         raise ValidationFailed(f"cannot change {', '.join(sorted(unknown))} of a variant")
-    record_id = check_id(variant_id)
-    params = {
-        "id": record_id,
-        "client_id": principal.client_id,
-        "changes": _checked(changes),
-        "now": datetime.now(UTC),
-    }
-    rows = await graph.write(UPDATE_VARIANT, params)
-    if not rows:
-        raise missing("variant", record_id)
-    return decoded(plain(rows[0]["variant"]), JSON_FIELDS)
+    scope = VARIANT.scope(principal, variant_id)
+    params = scope | {"changes": _checked(changes), "now": datetime.now(UTC)}
+    rows = await graph.write(VARIANT.update, params)
+    found = first_record(rows, "variant", what="variant", record_id=scope["id"])
+    return decoded(found, JSON_FIELDS)
 
 
 async def transition_variant(
     graph: GraphExecutor, *, principal: Principal, variant_id: str, target: VariantStatus
 ) -> dict[str, Any]:
     principal.require_writer()
-    scope = {"id": check_id(variant_id), "client_id": principal.client_id}
+    scope = VARIANT.scope(principal, variant_id)
     goal = enum_value(VariantStatus, target, field="status")
-
-    async def work(tx: Tx) -> dict[str, Any]:
-        current = await locked_one(tx, LOCK_VARIANT, scope, key="variant", what="variant")
-        status = VariantStatus(current["status"])
-        check_transition(VARIANT_TRANSITIONS, status, goal, what="a variant")
-        params = scope | {"changes": {"status": goal.value}, "now": datetime.now(UTC)}
-        rows = await tx.run(UPDATE_VARIANT, params)
-        return decoded(plain(rows[0]["variant"]), JSON_FIELDS)
-
-    return await graph.in_transaction(work)
+    move = status_move(VARIANT_TRANSITIONS, goal, what="a variant")
+    return decoded(await VARIANT.locked_change(graph, scope, move), JSON_FIELDS)
 
 
 def _checked(fields: dict[str, Any]) -> dict[str, Any]:

@@ -26,6 +26,7 @@ from app.domain.kernel.field_rules import decoded
 from app.domain.kernel.principal import Principal
 from app.domain.kernel.records import missing
 from app.graph.executor import GraphExecutor, Tx
+from app.graph.fragments import lock
 from app.graph.values import plain
 
 PRECHECK = """
@@ -40,36 +41,36 @@ RETURN item.thread_id AS thread_id, item.external_ref AS external_ref,
 # thread's events already stored under the requested refs are found, the times of its last
 # `window` events read (the hot-thread rule), and the new events created with the next
 # sequence numbers, with the thread's counters, in one query.
-APPEND = """
+APPEND = f"""
 UNWIND $threads AS th
-MATCH (t:ConversationThread {id: th.id, client_id: $client_id})
-SET t._lock = true REMOVE t._lock
+MATCH (t:ConversationThread {{id: th.id, client_id: $client_id}})
+{lock("t")}
 WITH t, th, t.event_count AS base
-CALL (t, th) {
+CALL (t, th) {{
   UNWIND th.events AS ev
-  OPTIONAL MATCH (old:ConversationEvent {
-    client_id: $client_id, thread_id: t.id, external_ref: ev.external_ref})
-  RETURN collect(CASE WHEN old IS NULL THEN ev END) AS fresh, collect(old {.*}) AS existing
-}
-CALL (t, base) {
-  MATCH (r:ConversationEvent {thread_id: t.id})
+  OPTIONAL MATCH (old:ConversationEvent {{
+    client_id: $client_id, thread_id: t.id, external_ref: ev.external_ref}})
+  RETURN collect(CASE WHEN old IS NULL THEN ev END) AS fresh, collect(old {{.*}}) AS existing
+}}
+CALL (t, base) {{
+  MATCH (r:ConversationEvent {{thread_id: t.id}})
   WHERE base - $window < r.sequence <= base AND r.client_id = $client_id
   WITH r ORDER BY r.sequence
   RETURN collect(r.created_at) AS recent
-}
-CALL (t, base, fresh) {
+}}
+CALL (t, base, fresh) {{
   UNWIND range(0, size(fresh) - 1) AS i
   CREATE (t)-[:HAS_EVENT]->(e:ConversationEvent)
   SET e = fresh[i], e.sequence = base + i + 1, e.platform = t.platform
-  RETURN collect(e {.external_ref, .sequence, .created_at}) AS created
-}
+  RETURN collect(e {{.external_ref, .sequence, .created_at}}) AS created
+}}
 WITH t, existing, recent, created
 SET t.event_count = t.event_count + size(created),
     t.events_since_summary = t.events_since_summary + size(created),
     t.last_event_at = reduce(last = t.last_event_at, e IN created |
       CASE WHEN last IS NULL OR e.created_at > last THEN e.created_at ELSE last END),
     t.updated_at = CASE WHEN size(created) > 0 THEN $now ELSE t.updated_at END
-RETURN t {.*} AS thread, existing, recent, created
+RETURN t {{.*}} AS thread, existing, recent, created
 """
 FLAG = """
 UNWIND $threads AS up

@@ -10,17 +10,13 @@ from typing import Any
 from app.artifacts.store import ArtifactStore
 from app.domain.conversations.events import event_record
 from app.domain.conversations.repository import thread_record, thread_scope
-from app.domain.kernel.ids import check_id
 from app.domain.kernel.pagination import check_page_size
 from app.domain.kernel.principal import Principal
-from app.domain.kernel.records import missing, read_one
+from app.domain.kernel.records import OwnedNode, missing
 from app.graph.executor import GraphExecutor
 
 UTF8_MAX_BYTES = 4
-GET_EVENT = """
-MATCH (e:ConversationEvent {id: $id, client_id: $client_id})
-RETURN e {.*} AS event
-"""
+EVENT = OwnedNode("ConversationEvent", "event", what="event")
 # Events in sequence order after `after`, or the last `last` events when $last is set.
 THREAD_EVENTS = """
 MATCH (t:ConversationThread {id: $id, client_id: $client_id})
@@ -63,8 +59,7 @@ async def thread_events(
 
 
 async def get_event(graph: GraphExecutor, *, principal: Principal, event_id: str) -> dict[str, Any]:
-    params = {"id": check_id(event_id), "client_id": principal.client_id}
-    return event_record(await read_one(graph, GET_EVENT, params, key="event", what="event"))
+    return event_record(await EVENT.read(graph, EVENT.scope(principal, event_id)))
 
 
 async def event_text(

@@ -10,9 +10,9 @@ from typing import Any
 from app.domain.conversations.fields import THREAD_JSON, new_thread_values, thread_values
 from app.domain.conversations.rules import handoff_changes, status_changes
 from app.domain.kernel.field_rules import decoded, enum_value, stored
-from app.domain.kernel.ids import check_id, new_id
+from app.domain.kernel.ids import new_id
 from app.domain.kernel.principal import Principal
-from app.domain.kernel.records import locked_one, read_one
+from app.domain.kernel.records import OwnedNode
 from app.graph.executor import GraphExecutor, Tx
 from app.graph.values import plain
 from app.model.enums import HandoffState, ThreadStatus
@@ -24,20 +24,7 @@ MERGE (t:ConversationThread {
 ON CREATE SET t += $props
 RETURN t {.*} AS thread
 """
-GET_THREAD = """
-MATCH (t:ConversationThread {id: $id, client_id: $client_id})
-RETURN t {.*} AS thread
-"""
-LOCK_THREAD = """
-MATCH (t:ConversationThread {id: $id, client_id: $client_id})
-SET t._lock = true REMOVE t._lock
-RETURN t {.*} AS thread
-"""
-UPDATE_THREAD = """
-MATCH (t:ConversationThread {id: $id, client_id: $client_id})
-SET t += $changes, t.updated_at = $now
-RETURN t {.*} AS thread
-"""
+THREAD = OwnedNode("ConversationThread", "thread", what="thread")
 
 
 @dataclass(frozen=True)
@@ -51,14 +38,20 @@ def thread_record(row: Any) -> dict[str, Any]:
     return decoded(plain(row), THREAD_JSON)
 
 
-def thread_scope(principal: Principal, thread_id: str, *, field: str = "id") -> dict[str, str]:
-    return {"id": check_id(thread_id, field=field), "client_id": principal.client_id}
+def thread_scope(principal: Principal, thread_id: str, *, field: str = "id") -> dict[str, Any]:
+    return THREAD.scope(principal, thread_id, field=field)
 
 
-async def locked_thread(tx: Tx, scope: dict[str, str]) -> dict[str, Any]:
+async def locked_thread(tx: Tx, scope: dict[str, Any]) -> dict[str, Any]:
     """The thread, write-locked for the rest of the transaction (NOT_FOUND if not the caller's)."""
-    row = await locked_one(tx, LOCK_THREAD, scope, key="thread", what="thread")
-    return thread_record(row)
+    return thread_record(await THREAD.locked(tx, scope))
+
+
+async def changed_thread(
+    tx: Tx, scope: dict[str, Any], changes: dict[str, Any], *, now: datetime | None = None
+) -> dict[str, Any]:
+    """The locked thread with `changes` written (updated_at `now`, else the current time)."""
+    return thread_record(await THREAD.change(tx, scope, changes, now=now))
 
 
 async def create_thread(
@@ -94,10 +87,7 @@ async def create_thread(
 async def get_thread(
     graph: GraphExecutor, *, principal: Principal, thread_id: str
 ) -> dict[str, Any]:
-    found = await read_one(
-        graph, GET_THREAD, thread_scope(principal, thread_id), key="thread", what="thread"
-    )
-    return thread_record(found)
+    return thread_record(await THREAD.read(graph, thread_scope(principal, thread_id)))
 
 
 async def update_thread(
@@ -108,13 +98,7 @@ async def update_thread(
     principal.require_writer()
     values = thread_values(changes)
     scope = thread_scope(principal, thread_id)
-
-    async def work(tx: Tx) -> dict[str, Any]:
-        await locked_thread(tx, scope)
-        rows = await tx.run(UPDATE_THREAD, scope | {"changes": values, "now": _now()})
-        return thread_record(rows[0]["thread"])
-
-    return await graph.in_transaction(work)
+    return thread_record(await THREAD.locked_change(graph, scope, lambda _: values))
 
 
 async def transition_thread(
@@ -125,15 +109,11 @@ async def transition_thread(
     goal = enum_value(ThreadStatus, target, field="status")
     scope = thread_scope(principal, thread_id)
 
-    async def work(tx: Tx) -> dict[str, Any]:
-        current = await locked_thread(tx, scope)
-        changes = status_changes(
-            ThreadStatus(current["status"]), HandoffState(current["handoff_state"]), goal
-        )
-        rows = await tx.run(UPDATE_THREAD, scope | {"changes": changes, "now": _now()})
-        return thread_record(rows[0]["thread"])
+    def move(current: dict[str, Any]) -> dict[str, Any]:
+        handoff = HandoffState(current["handoff_state"])
+        return status_changes(ThreadStatus(current["status"]), handoff, goal)
 
-    return await graph.in_transaction(work)
+    return thread_record(await THREAD.locked_change(graph, scope, move))
 
 
 async def transition_handoff(
@@ -144,14 +124,7 @@ async def transition_handoff(
     goal = enum_value(HandoffState, target, field="handoff_state")
     scope = thread_scope(principal, thread_id)
 
-    async def work(tx: Tx) -> dict[str, Any]:
-        current = await locked_thread(tx, scope)
-        changes = handoff_changes(HandoffState(current["handoff_state"]), goal)
-        rows = await tx.run(UPDATE_THREAD, scope | {"changes": changes, "now": _now()})
-        return thread_record(rows[0]["thread"])
+    def move(current: dict[str, Any]) -> dict[str, Any]:
+        return handoff_changes(HandoffState(current["handoff_state"]), goal)
 
-    return await graph.in_transaction(work)
-
-
-def _now() -> datetime:
-    return datetime.now(UTC)
+    return thread_record(await THREAD.locked_change(graph, scope, move))

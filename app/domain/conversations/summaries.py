@@ -17,7 +17,7 @@ from app.domain.conversations.fields import (
 )
 from app.domain.conversations.reads import hydrate_all, thread_events
 from app.domain.conversations.repository import (
-    UPDATE_THREAD,
+    changed_thread,
     get_thread,
     locked_thread,
     thread_record,
@@ -77,8 +77,7 @@ async def request_summary(
         thread = await locked_thread(tx, scope)
         now = datetime.now(UTC)
         changes = queue_changes(flagged=thread["needs_summary"], reason=REQUESTED, now=now)
-        rows = await tx.run(UPDATE_THREAD, scope | {"changes": changes, "now": now})
-        return thread_record(rows[0]["thread"])
+        return await changed_thread(tx, scope, changes, now=now)
 
     return await graph.in_transaction(work)
 

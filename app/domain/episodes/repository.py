@@ -32,8 +32,9 @@ from app.domain.kernel.errors import NotFound, ValidationFailed
 from app.domain.kernel.field_rules import decoded
 from app.domain.kernel.ids import check_id, new_id
 from app.domain.kernel.principal import Principal
-from app.domain.kernel.records import locked_one, missing, read_one
+from app.domain.kernel.records import OwnedNode, missing
 from app.graph.executor import GraphExecutor, Tx
+from app.graph.fragments import merge_agent
 from app.graph.identifiers import cypher_label
 from app.graph.registry import entity
 from app.graph.values import plain
@@ -43,24 +44,18 @@ JSON_FIELDS = ("input_refs", "retrieval_refs")
 JSONL = "application/x-ndjson"
 CHUNK_READS = 16
 MAX_URL_SECONDS = 7 * 24 * 3600
-GET_EPISODE = "MATCH (e:AgentEpisode {id: $id, client_id: $client_id}) RETURN e {.*} AS episode"
-LOCK_EPISODE = """
-MATCH (e:AgentEpisode {id: $id, client_id: $client_id})
-SET e._lock = true REMOVE e._lock
-RETURN e {.*} AS episode
-"""
-# The agent is created on first use (MERGE on the (client_id, name) uniqueness constraint).
-CREATE_EPISODE = """
-MERGE (a:Agent {client_id: $client_id, name: $props.agent_name})
-ON CREATE SET a.id = $agent_id, a.created_at = $props.created_at, a.updated_at = $props.created_at
+EPISODE = OwnedNode("AgentEpisode", "episode", what="agent episode")
+# The agent is created on first use, at the episode's own creation time.
+CREATE_EPISODE = f"""
+{merge_agent(agent_name="$props.agent_name", clock="$props.created_at")}
 CREATE (a)-[:RAN]->(e:AgentEpisode)
 SET e = $props
 WITH e
-CALL (e) {
-  MATCH (p:AgentEpisode {id: $parent_id, client_id: $client_id})
+CALL (e) {{
+  MATCH (p:AgentEpisode {{id: $parent_id, client_id: $client_id}})
   CREATE (p)-[:SPAWNED]->(e)
-}
-RETURN e {.*} AS episode
+}}
+RETURN e {{.*}} AS episode
 """
 APPEND_CHUNK = """
 MATCH (e:AgentEpisode {id: $id, client_id: $client_id})
@@ -180,9 +175,7 @@ async def start_episode(
 async def get_episode(
     graph: GraphExecutor, *, principal: Principal, episode_id: str
 ) -> dict[str, Any]:
-    params = {"id": check_id(episode_id), "client_id": principal.client_id}
-    found = await read_one(graph, GET_EPISODE, params, key="episode", what="agent episode")
-    return episode_record(found)
+    return episode_record(await EPISODE.read(graph, EPISODE.scope(principal, episode_id)))
 
 
 async def link_records(
@@ -350,8 +343,7 @@ def _chunk_parts(episode_id: str, index: int) -> tuple[str, ...]:
 
 
 async def _locked(tx: Tx, episode_id: str, principal: Principal) -> dict[str, Any]:
-    params = {"id": episode_id, "client_id": principal.client_id}
-    return await locked_one(tx, LOCK_EPISODE, params, key="episode", what="agent episode")
+    return await EPISODE.locked(tx, {"id": episode_id, "client_id": principal.client_id})
 
 
 async def _owned(tx: Tx, episode_id: str, principal: Principal) -> dict[str, Any]:

@@ -24,27 +24,28 @@ import logging
 import re
 from collections.abc import Awaitable, Callable, Mapping
 from datetime import UTC, datetime, timedelta
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from app.domain.kernel.errors import Conflict, ValidationFailed
 from app.domain.kernel.ids import new_id
 from app.domain.kernel.principal import Principal
 from app.domain.kernel.result_codec import decode, encode, fingerprint
 from app.graph.executor import GraphExecutor, Record, Tx
+from app.graph.fragments import lock
 from app.graph.values import plain
 
 log = logging.getLogger("app.idempotency")
 T = TypeVar("T")
 KEY_PATTERN = re.compile(r"^[\x21-\x7e]{1,255}$")  # printable ASCII, no spaces
-CLAIM = """
-MERGE (k:IdempotencyKey {client_id: $client_id, caller: $caller, key: $key})
+CLAIM = f"""
+MERGE (k:IdempotencyKey {{client_id: $client_id, caller: $caller, key: $key}})
 ON CREATE SET k.claim = $claim, k.fingerprint = $fingerprint, k.operation = $operation,
               k.created_at = $now, k.expires_at = $expires_at
 // MERGE locks only what it creates: lock a found claim before reading it.
-SET k._lock = true REMOVE k._lock
+{lock("k")}
 WITH k, k.claim <> $claim AND k.expires_at <= $now AS expired
-SET k += CASE WHEN expired THEN {claim: $claim, fingerprint: $fingerprint,
-  operation: $operation, result: null, created_at: $now, expires_at: $expires_at} ELSE {} END
+SET k += CASE WHEN expired THEN {{claim: $claim, fingerprint: $fingerprint,
+  operation: $operation, result: null, created_at: $now, expires_at: $expires_at}} ELSE {{}} END
 RETURN k.claim = $claim AS claimed, k.fingerprint AS fingerprint, k.operation AS operation,
        k.result AS result
 """
@@ -132,7 +133,8 @@ async def run_once(
     try:
         return await graph.in_transaction(unit)
     except _Replayed as replayed:
-        return _first_result(replayed.row, params)  # type: ignore[no-any-return]
+        # What was stored is what `create` returned the first time: a T again once decoded.
+        return cast(T, _first_result(replayed.row, params))
 
 
 def _first_result(row: dict[str, Any], params: dict[str, Any]) -> Any:

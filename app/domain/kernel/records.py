@@ -1,13 +1,19 @@
-"""Repository helpers shared by the asset graph and publishing: lookups, locks, artifact refs."""
+"""Repository helpers shared by the aggregates: lookups, locks, per-label queries by id,
+artifact refs."""
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import Any
 
 from app.artifacts.store import ArtifactStore
 from app.domain.kernel.errors import NotFound, ValidationFailed
+from app.domain.kernel.ids import check_id
 from app.domain.kernel.principal import Principal
 from app.graph.executor import GraphExecutor, Tx
+from app.graph.fragments import get_query, lock_query, update_query
 from app.graph.values import plain
 
 MAX_URI = 1_000
@@ -37,6 +43,58 @@ async def locked_one(
     """Run a query that write-locks one node (SET/REMOVE of a dummy property) and returns it."""
     rows = await tx.run(query, params)
     return dict(first_record(rows, key, what=what, record_id=params["id"]))
+
+
+@dataclasses.dataclass(frozen=True)
+class OwnedNode:
+    """One label's queries by id within the caller's client: get, lock and update (`$changes`,
+    updated_at = `$now`), each returning the node under `key`; `what` names it in NotFound."""
+
+    label: str
+    key: str
+    what: str
+    get: str = dataclasses.field(init=False, repr=False)
+    lock: str = dataclasses.field(init=False, repr=False)
+    update: str = dataclasses.field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        # Built where the node is declared (at import): a label outside the model fails there.
+        object.__setattr__(self, "get", get_query(self.label, self.key))
+        object.__setattr__(self, "lock", lock_query(self.label, self.key))
+        object.__setattr__(self, "update", update_query(self.label, self.key))
+
+    def scope(self, principal: Principal, record_id: str, *, field: str = "id") -> dict[str, Any]:
+        """The parameters naming the caller's node: a checked id and the client."""
+        return {"id": check_id(record_id, field=field), "client_id": principal.client_id}
+
+    async def read(self, graph: GraphExecutor, scope: dict[str, Any]) -> dict[str, Any]:
+        return await read_one(graph, self.get, scope, key=self.key, what=self.what)
+
+    async def locked(self, tx: Tx, scope: dict[str, Any]) -> dict[str, Any]:
+        return await locked_one(tx, self.lock, scope, key=self.key, what=self.what)
+
+    async def change(
+        self, tx: Tx, scope: dict[str, Any], changes: dict[str, Any], *, now: datetime | None = None
+    ) -> dict[str, Any]:
+        """Sets `changes` and updated_at (`now`, else the current time) on the caller's node
+        (locked earlier in the transaction, or not when nothing was read of it); returns it."""
+        params = scope | {"changes": changes, "now": now or datetime.now(UTC)}
+        rows = await tx.run(self.update, params)
+        return dict(first_record(rows, self.key, what=self.what, record_id=scope["id"]))
+
+    async def locked_change(
+        self,
+        graph: GraphExecutor,
+        scope: dict[str, Any],
+        decide: Callable[[dict[str, Any]], dict[str, Any]],
+    ) -> dict[str, Any]:
+        """One transaction: lock the caller's node, let `decide` check it and name the changes
+        (it raises to refuse: nothing is written), write them; returns the node as written."""
+
+        async def work(tx: Tx) -> dict[str, Any]:
+            return await self.change(tx, scope, decide(await self.locked(tx, scope)))
+
+        return await graph.in_transaction(work)
 
 
 async def check_artifact_ref(

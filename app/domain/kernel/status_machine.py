@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from enum import StrEnum
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from app.domain.kernel.errors import InvalidTransition
 
@@ -21,3 +21,15 @@ def check_transition(table: Mapping[E, frozenset[E]], current: E, target: E, *, 
             current=current.value,
             target=target.value,
         )
+
+
+def status_move(
+    table: Mapping[E, frozenset[E]], target: E, *, what: str
+) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """The changes that move a record (read under its lock) to `target`, once checked."""
+
+    def move(current: dict[str, Any]) -> dict[str, Any]:
+        check_transition(table, type(target)(current["status"]), target, what=what)
+        return {"status": target.value}
+
+    return move

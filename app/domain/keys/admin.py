@@ -24,6 +24,7 @@ from app.domain.keys.repository import (
     key_status,
 )
 from app.graph.executor import GraphExecutor, Tx
+from app.graph.fragments import lock
 from app.graph.values import plain
 from app.model.enums import Role
 
@@ -45,7 +46,7 @@ RETURN {KEY_MAP} AS key
 """
 LOCK_KEY = f"""
 MATCH (k:ApiKey {{id: $id}}) WHERE {IN_SCOPE}
-SET k._lock = true REMOVE k._lock
+{lock("k")}
 RETURN {KEY_MAP} AS key
 """
 GET_KEY = f"MATCH (k:ApiKey {{id: $id}}) WHERE {IN_SCOPE} RETURN {KEY_MAP} AS key"

@@ -21,6 +21,7 @@ from app.domain.kernel.principal import Principal
 from app.domain.kernel.records import missing
 from app.graph.cypher_files import named_query
 from app.graph.executor import GraphExecutor, Tx
+from app.graph.fragments import lock
 from app.graph.identifiers import cypher_label, cypher_rel_type
 from app.graph.values import plain
 from app.model import MODEL
@@ -56,7 +57,7 @@ def link_map(r: str, a: str, b: str) -> str:
 ENDPOINTS = f"""
 OPTIONAL MATCH (a:{RECORDS} {{id: $from_id}}) WHERE a.client_id = $client_id
 OPTIONAL MATCH (b:{RECORDS} {{id: $to_id}}) WHERE b.client_id = $client_id
-SET a._lock = true REMOVE a._lock
+{lock("a")}
 RETURN a.id AS from_id, b.id AS to_id,
        COLLECT {{ MATCH (a)-[r]->(b) WHERE type(r) = $rel_type RETURN r.link_id }} AS existing
 """

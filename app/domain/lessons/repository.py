@@ -19,6 +19,7 @@ from app.domain.lessons import rules
 from app.domain.lessons.links import link_props
 from app.domain.lessons.rules import LessonPolicy
 from app.graph.executor import GraphExecutor, Tx
+from app.graph.fragments import lock_query
 from app.graph.values import plain
 from app.model.enums import Role
 
@@ -50,11 +51,8 @@ CALL (l) {
 SET l += $changes
 RETURN l {.*} AS lesson
 """
-LOCK_LESSON = """
-MATCH (l:Lesson {id: $id, client_id: $client_id})
-SET l._lock = true REMOVE l._lock
-RETURN l {.*, evidence_ids: COLLECT { MATCH (l)-[:EVIDENCED_BY]->(x) RETURN x.id }} AS lesson
-"""
+EVIDENCE_IDS = "evidence_ids: COLLECT { MATCH (n)-[:EVIDENCED_BY]->(x) RETURN x.id }"
+LOCK_LESSON = lock_query("Lesson", "lesson", fields=EVIDENCE_IDS)
 SUPERSEDE = """
 MATCH (old:Lesson {id: $old_id, client_id: $client_id})
 MATCH (new:Lesson {id: $new_id, client_id: $client_id})

@@ -24,7 +24,7 @@ from app.domain.memory.documents import (
 )
 from app.domain.memory.fields import MemoryPolicy, PreparedMemory, check_memory, prepare_memory
 from app.domain.memory.lists import list_records
-from app.domain.memory.locate import LIVE, RECORD_MAP, record_map
+from app.domain.memory.locate import LIVE, RECORD_MAP
 from app.domain.memory.records import forget, history, recall, remember
 from app.domain.memory.rules import DEFAULT_PRIORITY, check_segment, join_namespace
 from app.domain.memory.search import search_memories
@@ -61,7 +61,6 @@ __all__ = [
     "put_procedure",
     "put_semantic_document",
     "recall",
-    "record_map",
     "remember",
     "remove_unreferenced",
     "search_memories",

@@ -13,29 +13,20 @@ from app.domain.kernel.principal import Principal
 from app.domain.memory import access_log
 from app.domain.memory.value_rules import check_bounded_text
 from app.graph.executor import GraphExecutor
+from app.graph.fragments import keyset_page
 from app.graph.values import plain
 from app.model.enums import AccessOutcome, Role
 
-FILTERS = """
-MATCH (e:AccessLogEntry {client_id: $client_id})
-WHERE ($operations IS NULL OR e.operation IN $operations)
+FILTERS = """($operations IS NULL OR e.operation IN $operations)
   AND ($principal IS NULL OR e.principal = $principal)
   AND ($target_id IS NULL OR e.target_id = $target_id)
   AND ($outcome IS NULL OR e.outcome = $outcome)
   AND ($after_time IS NULL OR e.created_at > $after_time)
   AND ($before_time IS NULL OR e.created_at < $before_time)
 """
-LIST_ENTRIES = f"""
-CALL () {{ {FILTERS} RETURN count(e) AS total }}
-CALL () {{
-  {FILTERS}
-  AND ($after_created_at IS NULL OR e.created_at < $after_created_at
-       OR (e.created_at = $after_created_at AND e.id < $after_id))
-  WITH e ORDER BY e.created_at DESC, e.id DESC LIMIT $limit
-  RETURN collect(e {{.*}}) AS entries
-}}
-RETURN total, entries
-"""
+LIST_ENTRIES = keyset_page(
+    "MATCH (e:AccessLogEntry {client_id: $client_id})", FILTERS, "e", "e {.*}", "entries"
+)
 READERS = (Role.ADMIN, Role.ANALYST)
 MAX_OPERATIONS = 20
 

@@ -18,12 +18,13 @@ from app.domain.memory import rules
 from app.domain.memory.access_log import audited
 from app.domain.memory.owner import owned, owner_params, refuse_foreign
 from app.graph.executor import GraphExecutor
+from app.graph.fragments import live
 from app.graph.values import plain
 
 OWNERS = {
     "MemoryRecord": f"""
 MATCH (o:MemoryRecord {{id: $owner_id, client_id: $client_id}})
-WHERE o.active AND (o.expires_at IS NULL OR o.expires_at > $now) AND {owned("o")}
+WHERE {live("o")} AND {owned("o")}
 """,
     "MemorySession": "MATCH (o:MemorySession {id: $owner_id, client_id: $client_id})",
 }

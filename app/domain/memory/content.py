@@ -14,10 +14,10 @@ from app.artifacts.store import ArtifactStore
 from app.domain.kernel.errors import ValidationFailed
 from app.domain.kernel.principal import Principal
 from app.graph.executor import GraphExecutor
-from app.retrieval.search_queries import INTERNAL
+from app.model.search_index import HIDDEN_INDEX_PROPERTIES
 
 JSON_CONTENT_TYPE = "application/json"
-INTERNAL_KEYS = frozenset({*INTERNAL, "record_type"})
+INTERNAL_KEYS = frozenset({*HIDDEN_INDEX_PROPERTIES, "record_type"})
 STILL_REFERENCED = """
 UNWIND $uris AS uri
 WITH uri

@@ -16,14 +16,13 @@ from app.domain.memory import rules
 from app.domain.memory import value_rules as vrules
 from app.domain.memory.access_log import audited
 from app.domain.memory.content import decode_inline, hydrate_all
-from app.domain.memory.locate import RECORD_MAP
+from app.domain.memory.locate import NOT_EXPIRED, RECORD_MAP
 from app.graph.executor import GraphExecutor
+from app.graph.fragments import keyset_page
 from app.graph.values import plain
 from app.model.enums import MemoryKind, ProcedureType, Role
 
-FILTERS = """
-MATCH (r:MemoryRecord {client_id: $client_id})
-WHERE (r.expires_at IS NULL OR r.expires_at > $now)
+FILTERS = f"""{NOT_EXPIRED}
   AND ($include_inactive OR r.active)
   AND ($prefix IS NULL OR r.namespace = $prefix OR r.namespace STARTS WITH $prefix + '/')
   AND ($subject IS NULL OR r.subject = $subject)
@@ -42,17 +41,9 @@ WHERE (r.expires_at IS NULL OR r.expires_at > $now)
   AND ($updated_after IS NULL OR r.updated_at > $updated_after)
   AND ($text IS NULL OR toLower(r.text) CONTAINS $text)
 """
-LIST_RECORDS = f"""
-CALL () {{ {FILTERS} RETURN count(r) AS total }}
-CALL () {{
-  {FILTERS}
-  AND ($after_created_at IS NULL OR r.created_at < $after_created_at
-       OR (r.created_at = $after_created_at AND r.id < $after_id))
-  WITH r ORDER BY r.created_at DESC, r.id DESC LIMIT $limit
-  RETURN collect({RECORD_MAP}) AS records
-}}
-RETURN total, records
-"""
+LIST_RECORDS = keyset_page(
+    "MATCH (r:MemoryRecord {client_id: $client_id})", FILTERS, "r", RECORD_MAP, "records"
+)
 TIMES = ("created_after", "created_before", "updated_after")
 
 

@@ -8,19 +8,14 @@ from typing import Any, ClassVar
 from app.domain.kernel.errors import ValidationFailed
 from app.domain.kernel.ids import check_id
 from app.domain.memory import rules
-from app.retrieval.search_queries import INTERNAL
-
+from app.graph.fragments import live, not_expired, own, record_projection
 
 # A record as returned: every property but the search index's own (the embedding is large).
-def record_map(var: str) -> str:
-    return f"{var} {{.*, " + ", ".join(f"{name}: null" for name in INTERNAL) + "}"
-
-
-RECORD_MAP = record_map("r")
+RECORD_MAP = record_projection("r")
 RETURN_RECORD = f"RETURN {RECORD_MAP} AS record"
 # Visible to readers: not forgotten, not expired ($now is the read time).
-LIVE = "r.active AND (r.expires_at IS NULL OR r.expires_at > $now)"
-NOT_EXPIRED = "(r.expires_at IS NULL OR r.expires_at > $now)"
+LIVE = live("r")
+NOT_EXPIRED = not_expired("r")
 
 
 @dataclass(frozen=True)
@@ -30,7 +25,7 @@ class Locator:
 
     # The MATCH of each way; queries are composed from these constants only.
     MATCHES: ClassVar[dict[str, str]] = {
-        "id": "MATCH (r:MemoryRecord {id: $id, client_id: $client_id})",
+        "id": f"MATCH {own('r', 'MemoryRecord')}",
         "key": "MATCH (r:MemoryRecord {client_id: $client_id, namespace: $namespace, key: $key})",
     }
 

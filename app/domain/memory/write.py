@@ -18,9 +18,10 @@ from app.domain.kernel.errors import Conflict
 from app.domain.kernel.ids import new_id
 from app.domain.kernel.principal import Principal
 from app.domain.memory.fields import PreparedMemory
-from app.domain.memory.locate import RECORD_MAP
+from app.domain.memory.locate import LIVE, RECORD_MAP
 from app.domain.memory.owner import CHANGE, owned, owner, owner_params
 from app.graph.executor import Tx
+from app.graph.fragments import lock
 from app.graph.values import plain
 
 # The superseded state a MemoryVersion keeps (besides its identity and timestamps).
@@ -54,9 +55,9 @@ MERGE (r:MemoryRecord {{client_id: $client_id, namespace: $namespace, key: $key}
 ON CREATE SET r.id = $id, r.created_at = $now, r.updated_at = $now, r.version = 0,
   r.active = false, r.kind = $kind, r.priority = 5
 // MERGE locks only what it creates: lock a found record before reading its state.
-SET r._lock = true REMOVE r._lock
+{lock("r")}
 WITH r, r.version AS previous,
-     r.version > 0 AND r.active AND (r.expires_at IS NULL OR r.expires_at > $now) AS live
+     r.version > 0 AND {LIVE} AS live
 WITH r, previous, live, CASE WHEN live THEN previous ELSE 0 END AS current
 WITH r, previous, live, current,
      CASE WHEN live AND r.kind <> $kind THEN r.kind END AS held_kind,

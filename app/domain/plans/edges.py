@@ -16,6 +16,7 @@ from app.domain.kernel.ids import check_id, new_id
 from app.domain.kernel.principal import Principal
 from app.domain.plans.nodes import node_not_found
 from app.graph.executor import GraphExecutor, Tx
+from app.graph.fragments import lock
 from app.graph.identifiers import RelType, cypher_rel_type
 from app.graph.values import plain
 from app.model.enums import PlanEdgeType
@@ -23,11 +24,11 @@ from app.model.enums import PlanEdgeType
 # Every plan edge type, as a relationship-type alternation built from the closed enum.
 ANY_PLAN_EDGE = "|".join(cypher_rel_type(t.value.upper()) for t in PlanEdgeType)
 EDGE_MAP = "r {.*, edge_type: toLower(type(r)), from_node_id: a.id, to_node_id: b.id}"
-LOCK_EDGE_PLAN = """
-MATCH (a:PlanNode {id: $from_node_id, client_id: $client_id})
-OPTIONAL MATCH (b:PlanNode {id: $to_node_id, client_id: $client_id})
-MATCH (p:Plan {id: a.plan_id, client_id: $client_id})
-SET p._lock = true REMOVE p._lock
+LOCK_EDGE_PLAN = f"""
+MATCH (a:PlanNode {{id: $from_node_id, client_id: $client_id}})
+OPTIONAL MATCH (b:PlanNode {{id: $to_node_id, client_id: $client_id}})
+MATCH (p:Plan {{id: a.plan_id, client_id: $client_id}})
+{lock("p")}
 RETURN p.id AS plan_id, b.plan_id AS to_plan_id
 """
 # Run after the plan's lock: the existing edge of this type, and the shortest path
@@ -56,7 +57,7 @@ LOCK_EDGE = f"""
 MATCH (a:PlanNode {{client_id: $client_id}})-[r:{ANY_PLAN_EDGE}]->(b:PlanNode)
 WHERE r.edge_id = $edge_id AND r.client_id = $client_id
 MATCH (p:Plan {{id: r.plan_id, client_id: $client_id}})
-SET p._lock = true REMOVE p._lock
+{lock("p")}
 RETURN p.id AS plan_id
 """
 DELETE_EDGE = f"""

@@ -8,13 +8,15 @@ from typing import Any
 from app.domain.kernel.errors import NotFound, ValidationFailed
 from app.domain.kernel.ids import check_id, new_id
 from app.domain.kernel.principal import Principal
+from app.domain.kernel.records import OwnedNode
+from app.domain.kernel.status_machine import status_move
 from app.domain.plans.node_rules import (
+    NODE_TRANSITIONS,
     check_new_node,
     check_node_changes,
-    check_node_transition,
     decode_inputs,
 )
-from app.graph.executor import GraphExecutor, Tx
+from app.graph.executor import GraphExecutor
 from app.graph.values import plain
 from app.model.enums import PlanNodeStatus
 
@@ -26,21 +28,7 @@ CREATE (p)-[:HAS_NODE]->(n:PlanNode)
 SET n = props
 RETURN n {.*} AS node
 """
-GET_NODE = """
-MATCH (n:PlanNode {id: $id, client_id: $client_id})
-RETURN n {.*} AS node
-"""
-# Setting and removing a dummy property takes the node's write lock before the read.
-LOCK_NODE = """
-MATCH (n:PlanNode {id: $id, client_id: $client_id})
-SET n._lock = true REMOVE n._lock
-RETURN n {.*} AS node
-"""
-UPDATE_NODE = """
-MATCH (n:PlanNode {id: $id, client_id: $client_id})
-SET n += $changes, n.updated_at = $now
-RETURN n {.*} AS node
-"""
+NODE = OwnedNode("PlanNode", "node", what="plan node")
 
 
 def node_props(
@@ -87,11 +75,7 @@ async def create_plan_node(
 async def get_plan_node(
     graph: GraphExecutor, *, principal: Principal, node_id: str
 ) -> dict[str, Any]:
-    scope = _scope(principal, node_id)
-    rows = await graph.read(GET_NODE, scope)
-    if not rows:
-        raise node_not_found(scope["id"])
-    return node_record(rows[0]["node"])
+    return node_record(await NODE.read(graph, NODE.scope(principal, node_id)))
 
 
 async def update_plan_node(
@@ -102,41 +86,17 @@ async def update_plan_node(
     if "status" in changes:
         raise ValidationFailed("change a node's status with transitionPlanNode", field="status")
     stored = check_node_changes(changes)
-    scope = _scope(principal, node_id)
-
-    async def work(tx: Tx) -> dict[str, Any]:
-        await _locked_node(tx, scope)
-        rows = await tx.run(UPDATE_NODE, scope | {"changes": stored, "now": _now()})
-        return node_record(rows[0]["node"])
-
-    return await graph.in_transaction(work)
+    scope = NODE.scope(principal, node_id)
+    return node_record(await NODE.locked_change(graph, scope, lambda _: stored))
 
 
 async def transition_plan_node(
     graph: GraphExecutor, *, principal: Principal, node_id: str, target: PlanNodeStatus
 ) -> dict[str, Any]:
     principal.require_writer()
-    scope = _scope(principal, node_id)
-
-    async def work(tx: Tx) -> dict[str, Any]:
-        current = await _locked_node(tx, scope)
-        check_node_transition(PlanNodeStatus(current["status"]), target)
-        params = scope | {"changes": {"status": target.value}, "now": _now()}
-        rows = await tx.run(UPDATE_NODE, params)
-        return node_record(rows[0]["node"])
-
-    return await graph.in_transaction(work)
-
-
-async def _locked_node(tx: Tx, scope: dict[str, str]) -> dict[str, Any]:
-    rows = await tx.run(LOCK_NODE, scope)
-    if not rows:
-        raise node_not_found(scope["id"])
-    return dict(plain(rows[0]["node"]))
-
-
-def _scope(principal: Principal, node_id: str) -> dict[str, str]:
-    return {"id": check_id(node_id, field="id"), "client_id": principal.client_id}
+    scope = NODE.scope(principal, node_id)
+    move = status_move(NODE_TRANSITIONS, target, what="a plan node")
+    return node_record(await NODE.locked_change(graph, scope, move))
 
 
 def _now() -> datetime:

@@ -7,8 +7,9 @@ from enum import Enum
 from typing import Any
 
 from app.domain.kernel.errors import NotFound
-from app.domain.kernel.ids import check_id, new_id
+from app.domain.kernel.ids import new_id
 from app.domain.kernel.principal import Principal
+from app.domain.kernel.records import OwnedNode
 from app.domain.plans.approval import (
     APPROVE_PLAN,
     check_approval,
@@ -24,21 +25,7 @@ CREATE_PLAN = """
 CREATE (p:Plan $props)
 RETURN p {.*} AS plan
 """
-GET_PLAN = """
-MATCH (p:Plan {id: $id, client_id: $client_id})
-RETURN p {.*} AS plan
-"""
-# Setting and removing a dummy property takes the node's write lock before the read.
-LOCK_PLAN = """
-MATCH (p:Plan {id: $id, client_id: $client_id})
-SET p._lock = true REMOVE p._lock
-RETURN p {.*} AS plan
-"""
-UPDATE_PLAN = """
-MATCH (p:Plan {id: $id, client_id: $client_id})
-SET p += $changes, p.updated_at = $now
-RETURN p {.*} AS plan
-"""
+PLAN = OwnedNode("Plan", "plan", what="plan")
 
 
 def _stored(fields: dict[str, Any]) -> dict[str, Any]:
@@ -74,9 +61,7 @@ def new_plan_props(principal: Principal, fields: dict[str, Any]) -> dict[str, An
 
 
 async def get_plan(graph: GraphExecutor, *, principal: Principal, plan_id: str) -> dict[str, Any]:
-    rows = await graph.read(
-        GET_PLAN, {"id": check_id(plan_id, field="id"), "client_id": principal.client_id}
-    )
+    rows = await graph.read(PLAN.get, PLAN.scope(principal, plan_id))
     if not rows:
         raise NotFound(f"no plan with id {plan_id}", id=plan_id)
     return dict(plain(rows[0]["plan"]))
@@ -87,18 +72,15 @@ async def update_plan(
 ) -> dict[str, Any]:
     principal.require_writer()
     check_plan_fields(changes)
-    scope = {"id": check_id(plan_id, field="id"), "client_id": principal.client_id}
+    scope = PLAN.scope(principal, plan_id)
 
-    async def work(tx: Tx) -> dict[str, Any]:
-        current = await _locked_plan(tx, scope)
+    def checked(current: dict[str, Any]) -> dict[str, Any]:
         check_ref_editable(current, changes)
         merged = current | changes
         check_time_window(merged.get("time_window_start"), merged.get("time_window_end"))
-        params = scope | {"changes": _stored(changes), "now": datetime.now(UTC)}
-        rows = await tx.run(UPDATE_PLAN, params)
-        return dict(plain(rows[0]["plan"]))
+        return _stored(changes)
 
-    return await graph.in_transaction(work)
+    return await PLAN.locked_change(graph, scope, checked)
 
 
 async def transition_plan(
@@ -112,10 +94,10 @@ async def transition_plan(
     """Move a plan to `target`; approving also freezes `constraints` as its snapshot."""
     principal.require_writer()
     check_approval(principal, target, constraints)
-    scope = {"id": check_id(plan_id, field="id"), "client_id": principal.client_id}
+    scope = PLAN.scope(principal, plan_id)
 
     async def work(tx: Tx) -> dict[str, Any]:
-        current = await _locked_plan(tx, scope)
+        current = await PLAN.locked(tx, scope)
         check_transition(PlanStatus(current["status"]), target)
         now = datetime.now(UTC)
         if constraints is not None:
@@ -124,14 +106,7 @@ async def transition_plan(
             rows = await tx.run(APPROVE_PLAN, scope | approve)
         else:
             update = {"changes": {"status": target.value}, "now": now}
-            rows = await tx.run(UPDATE_PLAN, scope | update)
+            rows = await tx.run(PLAN.update, scope | update)
         return dict(plain(rows[0]["plan"]))
 
     return await graph.in_transaction(work)
-
-
-async def _locked_plan(tx: Tx, scope: dict[str, str]) -> dict[str, Any]:
-    rows = await tx.run(LOCK_PLAN, scope)
-    if not rows:
-        raise NotFound(f"no plan with id {scope['id']}", id=scope["id"])
-    return dict(plain(rows[0]["plan"]))

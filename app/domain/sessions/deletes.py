@@ -24,12 +24,13 @@ from app.domain.sessions.repository import (
     session_scope,
 )
 from app.graph.executor import GraphExecutor, Tx
+from app.graph.fragments import lock
 
-LOCK_ENTRY_SESSION = """
-MATCH (s:MemorySession {client_id: $client_id})-[:HAS_ENTRY]->
-      (:MemoryRecord {id: $entry_id, client_id: $client_id, active: true})
-SET s._lock = true REMOVE s._lock
-RETURN s {.*} AS session
+LOCK_ENTRY_SESSION = f"""
+MATCH (s:MemorySession {{client_id: $client_id}})-[:HAS_ENTRY]->
+      (:MemoryRecord {{id: $entry_id, client_id: $client_id, active: true}})
+{lock("s")}
+RETURN s {{.*}} AS session
 """
 # $entry_id null: every live entry of the timeline.
 DELETE_ENTRIES = f"""

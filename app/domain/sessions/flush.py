@@ -24,18 +24,19 @@ from app.domain.memory import (
     audited,
     check_memory,
     content_bytes,
-    record_map,
     write_memory,
 )
 from app.domain.sessions import rules
 from app.domain.sessions import summary as summaries
 from app.domain.sessions.repository import (
+    LIVE_ENTRY,
     entry_record,
     locked_session,
     session_record,
     session_scope,
 )
 from app.graph.executor import GraphExecutor, Tx
+from app.graph.fragments import record_projection
 from app.model.enums import MemoryKind, MemorySessionStatus
 
 SUMMARY_KEY = "session-summary"
@@ -44,12 +45,12 @@ EXTRACTIVE_ENTRIES = 500
 ENTRIES_TO_SUMMARIZE = f"""
 MATCH (s:MemorySession {{id: $id, client_id: $client_id}})
 CALL (s) {{
-  MATCH (s)-[:HAS_ENTRY]->(e:MemoryRecord {{active: true}})
+  MATCH {LIVE_ENTRY}
   WITH e ORDER BY e.created_at DESC, e.id DESC LIMIT $last
-  RETURN collect({record_map("e")}) AS newest
+  RETURN collect({record_projection("e")}) AS newest
 }}
 RETURN newest, COLLECT {{
-  MATCH (s)-[:HAS_ENTRY]->(e:MemoryRecord {{active: true}})
+  MATCH {LIVE_ENTRY}
   WITH e.timeline AS timeline, count(*) AS entries, min(e.created_at) AS first,
        max(e.priority) AS top
   RETURN {{timeline: timeline, entries: entries, top: top}} ORDER BY first
@@ -62,11 +63,11 @@ CREATE (s)-[:SUMMARIZED_AS]->(m)
 SET s += $changes
 WITH s, m
 CALL (s, m) {{
-  MATCH (s)-[:HAS_ENTRY]->(e:MemoryRecord {{active: true}})
+  MATCH {LIVE_ENTRY}
   CREATE (m)-[:SUMMARIZES]->(e)
   RETURN count(e) AS linked
 }}
-RETURN {record_map("m")} AS summary, s {{.*}} AS session, linked
+RETURN {record_projection("m")} AS summary, s {{.*}} AS session, linked
 """
 
 
@@ -78,7 +79,10 @@ class Flushed:
 
 
 def _summary(
-    principal: Principal, session: dict[str, Any], read: dict[str, Any], text: str | None,
+    principal: Principal,
+    session: dict[str, Any],
+    read: dict[str, Any],
+    text: str | None,
     now: datetime,
 ) -> PreparedMemory:
     """The summary as a memory in the session's own namespace, under one key per session."""

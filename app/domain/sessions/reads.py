@@ -12,14 +12,21 @@ from app.artifacts.store import ArtifactStore
 from app.domain.kernel.errors import ValidationFailed
 from app.domain.kernel.pagination import Page, check_page_size, encode_cursor, keyset_params
 from app.domain.kernel.principal import Principal
-from app.domain.kernel.records import missing, read_one
-from app.domain.memory import audited, check_segment, hydrate_all, record_map
-from app.domain.sessions.repository import GET_SESSION, entry_record, session_record, session_scope
+from app.domain.kernel.records import missing
+from app.domain.memory import audited, check_segment, hydrate_all
+from app.domain.sessions.repository import (
+    LIVE_ENTRY,
+    SESSION,
+    entry_record,
+    session_record,
+    session_scope,
+)
 from app.graph.executor import GraphExecutor
+from app.graph.fragments import after_cursor, keyset_order, record_projection
 from app.graph.values import plain
 
 MAX_REHYDRATE = 5_000
-LIVE_ENTRY = "(s)-[:HAS_ENTRY]->(e:MemoryRecord {active: true})"
+OLDEST_FIRST = keyset_order("e", newest_first=False)
 ENTRIES = f"""
 MATCH (s:MemorySession {{id: $id, client_id: $client_id}})
 CALL (s) {{
@@ -29,10 +36,9 @@ CALL (s) {{
 CALL (s) {{
   MATCH {LIVE_ENTRY}
   WHERE ($timeline IS NULL OR e.timeline = $timeline)
-    AND ($after_created_at IS NULL OR e.created_at > $after_created_at
-         OR (e.created_at = $after_created_at AND e.id > $after_id))
-  WITH e ORDER BY e.created_at, e.id LIMIT $limit
-  RETURN collect({record_map("e")}) AS entries
+    AND {after_cursor("e", newest_first=False)}
+  WITH e {OLDEST_FIRST}
+  RETURN collect({record_projection("e")}) AS entries
 }}
 RETURN s {{.*}} AS session, total, entries
 """
@@ -41,10 +47,10 @@ MATCH (s:MemorySession {{id: $id, client_id: $client_id}})
 OPTIONAL MATCH (s)-[:SUMMARIZED_AS]->(m:MemoryRecord)
 CALL (s) {{
   MATCH {LIVE_ENTRY} WHERE $full
-  WITH e ORDER BY e.created_at, e.id LIMIT $limit
-  RETURN collect({record_map("e")}) AS entries
+  WITH e {OLDEST_FIRST}
+  RETURN collect({record_projection("e")}) AS entries
 }}
-RETURN s {{.*}} AS session, {record_map("m")} AS summary, entries,
+RETURN s {{.*}} AS session, {record_projection("m")} AS summary, entries,
        COUNT {{ MATCH {LIVE_ENTRY} }} AS total
 """
 
@@ -72,7 +78,7 @@ async def get_session(
     graph: GraphExecutor, *, principal: Principal, session_id: str
 ) -> dict[str, Any]:
     scope = session_scope(principal, session_id)
-    row = await read_one(graph, GET_SESSION, scope, key="session", what="memory session")
+    row = await SESSION.read(graph, scope)
     return session_record(row)
 
 
@@ -88,10 +94,14 @@ async def session_entries(
 ) -> Page[dict[str, Any]]:
     """Live entries of the session (of one timeline, or of all), oldest first."""
     scope = session_scope(principal, session_id, field="session_id")
-    params = scope | keyset_params(after) | {
-        "timeline": None if timeline is None else check_segment(timeline, field="timeline"),
-        "limit": check_page_size(first) + 1,
-    }
+    params = (
+        scope
+        | keyset_params(after)
+        | {
+            "timeline": None if timeline is None else check_segment(timeline, field="timeline"),
+            "limit": check_page_size(first) + 1,
+        }
+    )
     with audited(principal, "list", target_id=scope["id"]) as audit:
         audit.target_type, audit.detail = "MemorySession", f"session entries {timeline or ''}"
         row = await _row(graph, ENTRIES, params)
@@ -123,8 +133,6 @@ async def rehydrate_session(
         audit.target_type, audit.detail = "MemorySession", "rehydrate " + ("full" if full else "")
         params = scope | {"full": full, "limit": limit}
         row = await _row(graph, REHYDRATE, params)
-        entries = await hydrate_all(
-            artifacts, principal, [entry_record(e) for e in row["entries"]]
-        )
+        entries = await hydrate_all(artifacts, principal, [entry_record(e) for e in row["entries"]])
         summary = None if row["summary"] is None else entry_record(row["summary"])
     return Rehydrated(session_record(row["session"]), summary, entries, int(row["total"]))

@@ -13,9 +13,9 @@ from typing import Any
 from app.artifacts.store import ArtifactStore
 from app.domain.kernel.errors import Conflict
 from app.domain.kernel.field_rules import decoded
-from app.domain.kernel.ids import check_id, new_id
+from app.domain.kernel.ids import new_id
 from app.domain.kernel.principal import Principal
-from app.domain.kernel.records import locked_one, read_one
+from app.domain.kernel.records import OwnedNode
 from app.domain.memory import MemoryPolicy, audited, decode_inline, prepare_memory, write_memory
 from app.domain.sessions import rules
 from app.graph.executor import GraphExecutor, Tx
@@ -24,6 +24,8 @@ from app.model.enums import MemorySessionStatus
 
 DEFAULT_POLICY = MemoryPolicy()
 SESSION_JSON = ("metadata",)
+# The session's entries not deleted (a deleted entry stays, inactive, until it is purged).
+LIVE_ENTRY = "(s)-[:HAS_ENTRY]->(e:MemoryRecord {active: true})"
 # The unique constraint on (client_id, external_ref) makes MERGE race-safe.
 MERGE_SESSION = """
 MERGE (s:MemorySession {client_id: $client_id, external_ref: $external_ref})
@@ -35,15 +37,7 @@ CREATE (s:MemorySession)
 SET s = $props
 RETURN s {.*} AS session, true AS created
 """
-GET_SESSION = """
-MATCH (s:MemorySession {id: $id, client_id: $client_id})
-RETURN s {.*} AS session
-"""
-LOCK_SESSION = """
-MATCH (s:MemorySession {id: $id, client_id: $client_id})
-SET s._lock = true REMOVE s._lock
-RETURN s {.*} AS session
-"""
+SESSION = OwnedNode("MemorySession", "session", what="memory session")
 LINK_ENTRY = """
 MATCH (s:MemorySession {id: $id, client_id: $client_id})
 MATCH (e:MemoryRecord {id: $entry_id, client_id: $client_id})
@@ -67,8 +61,8 @@ def entry_record(row: Any) -> dict[str, Any]:
     return decode_inline(plain(row))
 
 
-def session_scope(principal: Principal, session_id: str, *, field: str = "id") -> dict[str, str]:
-    return {"id": check_id(session_id, field=field), "client_id": principal.client_id}
+def session_scope(principal: Principal, session_id: str, *, field: str = "id") -> dict[str, Any]:
+    return SESSION.scope(principal, session_id, field=field)
 
 
 def owned_session(principal: Principal, session: dict[str, Any]) -> dict[str, Any]:
@@ -77,12 +71,11 @@ def owned_session(principal: Principal, session: dict[str, Any]) -> dict[str, An
     return session
 
 
-async def locked_session(tx: Tx, scope: dict[str, str], principal: Principal) -> dict[str, Any]:
+async def locked_session(tx: Tx, scope: dict[str, Any], principal: Principal) -> dict[str, Any]:
     """The session, write-locked for the rest of the transaction (NOT_FOUND if not the
     caller's, FORBIDDEN if not its agent's): puts, deletes and the flush of one session are
     serialised by this lock."""
-    row = await locked_one(tx, LOCK_SESSION, scope, key="session", what="memory session")
-    return owned_session(principal, session_record(row))
+    return owned_session(principal, session_record(await SESSION.locked(tx, scope)))
 
 
 async def start_session(
@@ -133,7 +126,7 @@ async def put_entry(
     scope = session_scope(principal, session_id, field="session_id")
     with audited(principal, "create", target_id=scope["id"]) as audit:
         audit.target_type, audit.detail = "MemorySession", "session entry"
-        session = await read_one(graph, GET_SESSION, scope, key="session", what="memory session")
+        session = await SESSION.read(graph, scope)
         owned_session(principal, session)
         rules.check_open(session)  # before anything is stored
         memory = await prepare_memory(

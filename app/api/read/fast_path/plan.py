@@ -18,13 +18,15 @@ from graphql import (
     GraphQLOutputType,
     OperationDefinitionNode,
     get_named_type,
+    is_leaf_type,
     is_object_type,
 )
 from graphql.execution.collect_fields import CollectedFields, FieldDetailsList
 from graphql.execution.values import VariableValues
 
+from app.api.read.fast_fields import RelatedRows, related
 from app.api.read.fast_path.cache import CompleterCache, directive_variables
-from app.api.read.fast_path.shapes import FieldShape, TypeShape, shape_of
+from app.api.read.fast_path.shapes import TypeShape, shape_of
 from app.api.read.fast_path.values import Completer, is_leaf, leaf, reading, wrapped
 from app.api.types.base import text_converter
 from app.graph.registry import Entity
@@ -70,7 +72,7 @@ class Planner:
         named = get_named_type(output_type)
         if not is_object_type(named):
             return None
-        inner = self._object(named, details, from_rows=True)  # type: ignore[arg-type]
+        inner = self._object(named, details, from_rows=True)
         return None if inner is None else wrapped(output_type, inner)
 
     def _shared(
@@ -100,11 +102,11 @@ class Planner:
         self, output_type: GraphQLOutputType, details: FieldDetailsList
     ) -> Completer | None:
         named = get_named_type(output_type)
-        if is_leaf(output_type):
-            return wrapped(output_type, leaf(named))  # type: ignore[arg-type]
+        if is_leaf_type(named):
+            return wrapped(output_type, leaf(named))
         if not is_object_type(named):
             return None
-        inner = self._object(named, details, from_rows=False)  # type: ignore[arg-type]
+        inner = self._object(named, details, from_rows=False)
         return None if inner is None else wrapped(output_type, inner)
 
     def _object(
@@ -155,8 +157,8 @@ class Planner:
         if field is None:
             return None
         output_type = object_type.fields[name].type
-        if field.related_label is not None:
-            return self._related(field, output_type, response_key, field_details, from_rows)
+        if field.related is not None:
+            return self._related(field.related, output_type, response_key, field_details, from_rows)
         complete = self._output(output_type, field_details)
         if complete is None:
             return None
@@ -167,30 +169,28 @@ class Planner:
 
     def _related(
         self,
-        field: FieldShape,
+        relationship: RelatedRows,
         output_type: GraphQLOutputType,
         response_key: str,
         field_details: FieldDetailsList,
         from_rows: bool,
     ) -> Getter | None:
         target = get_named_type(output_type)
-        target_shape = shape_of(target) if is_object_type(target) else None  # type: ignore[arg-type]
+        if not isinstance(target, GraphQLObjectType):
+            return None
+        target_shape = shape_of(target)
         if target_shape is None or target_shape.model is None:
             return None
-        if target_shape.model.label != field.related_label:
+        if target_shape.model.label != relationship.label:
             return None
-        row = self._object(target, field_details, from_rows=True)  # type: ignore[arg-type]
+        row = self._object(target, field_details, from_rows=True)
         if row is None:
             return None
         complete = wrapped(output_type, row)
-        # As app/api/read/fast_fields: a list of the rows under the key, or the first row or None.
-        many = str(output_type).startswith("[")
+        many = relationship.many
 
         def rows(source: Any) -> Any:
-            found = (source if from_rows else source._row).get(response_key)
-            if many:
-                return complete(list(found or ()))
-            return complete(found[0] if found else None)
+            return complete(related(source if from_rows else source._row, response_key, many))
 
         return rows
 

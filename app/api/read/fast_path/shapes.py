@@ -3,8 +3,8 @@
 Two kinds qualify, both decided once per type from the executable schema:
 - plain attributes: strawberry's default resolver (getattr of the Python name), no field
   extensions, no resolver of our own;
-- relationship fields whose resolver app/api/read/fast_fields installed: they only pick the rows the
-  compiled query keyed under the field's response key.
+- relationship fields whose resolver app/api/read/fast_fields installed (RelatedRows): they only
+  pick the rows the compiled query keyed under the field's response key.
 Anything else (resolvers with logic, permissions, abstract types) is completed by graphql-core.
 """
 
@@ -17,6 +17,7 @@ from weakref import WeakKeyDictionary
 from graphql import GraphQLObjectType
 from strawberry.schema.schema_converter import GraphQLCoreConverter
 
+from app.api.read.fast_fields import RelatedRows
 from app.api.types.base import NodeType
 from app.graph.registry import Entity, entity
 
@@ -26,7 +27,7 @@ BACKREF = GraphQLCoreConverter.DEFINITION_BACKREF
 @dataclass(frozen=True)
 class FieldShape:
     python_name: str
-    related_label: str | None  # set for relationship fields (rows keyed by response key)
+    related: RelatedRows | None = None  # set for relationship fields (rows by response key)
 
 
 @dataclass(frozen=True)
@@ -62,7 +63,7 @@ def _classify(object_type: GraphQLObjectType) -> TypeShape | None:
         shape = _field_shape(field.resolve, (field.extensions or {}).get(BACKREF))
         if shape is not None:
             fields[name] = shape
-    plain = [f.python_name for f in fields.values() if f.related_label is None]
+    plain = [f.python_name for f in fields.values() if f.related is None]
     from_rows = model is not None and all(name in model.properties for name in plain)
     return TypeShape(name=object_type.name, model=model, fields=fields, from_rows=from_rows)
 
@@ -70,10 +71,9 @@ def _classify(object_type: GraphQLObjectType) -> TypeShape | None:
 def _field_shape(resolve: Any, field: Any) -> FieldShape | None:
     if field is None:
         return None
-    related = getattr(resolve, "related_label", None)
-    if related is not None:
-        return FieldShape(python_name=field.python_name, related_label=related)
+    if isinstance(resolve, RelatedRows):
+        return FieldShape(python_name=field.python_name, related=resolve)
     basic = getattr(resolve, "_is_default", False) and field.base_resolver is None
     if basic and not field.extensions and field.default_resolver is getattr:
-        return FieldShape(python_name=field.python_name, related_label=None)
+        return FieldShape(python_name=field.python_name)
     return None

@@ -16,12 +16,13 @@ from graphql import (
     GraphQLEnumType,
     GraphQLID,
     GraphQLLeafType,
+    GraphQLList,
+    GraphQLNonNull,
     GraphQLOutputType,
     GraphQLString,
     Undefined,
+    get_named_type,
     is_leaf_type,
-    is_list_type,
-    is_non_null_type,
 )
 
 Completer = Callable[[Any], Any]
@@ -33,10 +34,10 @@ class Bail(Exception):
 
 def wrapped(output_type: GraphQLOutputType, named: Completer) -> Completer:
     """The completer for `output_type`, with `named` completing values of its named type."""
-    if is_non_null_type(output_type):
-        return _non_null(wrapped(output_type.of_type, named))  # type: ignore[union-attr]
-    if is_list_type(output_type):
-        return _list(wrapped(output_type.of_type, named))  # type: ignore[union-attr]
+    if isinstance(output_type, GraphQLNonNull):
+        return _non_null(wrapped(output_type.of_type, named))
+    if isinstance(output_type, GraphQLList):
+        return _list(wrapped(output_type.of_type, named))
     return _nullable(named)
 
 
@@ -59,7 +60,7 @@ def reading(
     commonest leaf values answered in that same call: strings of String and ID and booleans of
     Boolean (graphql-core returns those as they are), and strings of an enum (the name
     graphql-core gave that string before, remembered)."""
-    scalar = output_type.of_type if is_non_null_type(output_type) else output_type  # type: ignore[union-attr]
+    scalar = output_type.of_type if isinstance(output_type, GraphQLNonNull) else output_type
     kept = _KEPT_AS_IS.get(id(scalar))
     if kept is not None:
 
@@ -90,9 +91,7 @@ _KEPT_AS_IS = {id(GraphQLString): str, id(GraphQLID): str, id(GraphQLBoolean): b
 
 
 def is_leaf(output_type: GraphQLOutputType) -> bool:
-    while is_non_null_type(output_type) or is_list_type(output_type):
-        output_type = output_type.of_type  # type: ignore[union-attr]
-    return is_leaf_type(output_type)
+    return is_leaf_type(get_named_type(output_type))
 
 
 def _non_null(inner: Completer) -> Completer:

@@ -27,7 +27,10 @@ from strawberry.types.unset import UNSET
 from app.api.context import RequestContext
 from app.api.edge.graphiql_assets import localised
 from app.api.edge.request_body import BadBody, ParsedBody, parse_json, request_json
-from app.api.edge.view_request import (
+from app.api.errors import answer_extensions, http_status, send_answer, shaped, unavailable_body
+from app.api.read.learning import ReadLearning
+from app.api.read.plans import STATS, ReadPlans
+from app.api.read.view_request import (
     REPLAYED,
     read_body,
     refusal,
@@ -35,9 +38,6 @@ from app.api.edge.view_request import (
     replayed,
     single_operation,
 )
-from app.api.errors import answer_extensions, http_status, send_answer, shaped, unavailable_body
-from app.api.read.learning import ReadLearning
-from app.api.read.plans import STATS, ReadPlans
 from app.api.schema import build_schema
 from app.artifacts.read_budget import open_read_budget
 from app.domain.kernel.errors import Unavailable
