@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import http.client
 import json
 import os
@@ -123,6 +124,42 @@ class GraphQLClient:
 
     def close(self) -> None:
         self._connection.close()
+
+
+class AsyncGraphQLClient:
+    """GraphQLClient for asyncio: POST /graphql over one keep-alive connection, the response
+    read by its Content-Length (what the API always sends). For throughput at several requests
+    in flight, one client per worker."""
+
+    def __init__(self, port: int, secret: str) -> None:
+        self.port = port
+        self._head = (
+            "POST /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            f"Authorization: Bearer {secret}\r\n"
+        ).encode()
+        self._streams: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
+
+    async def post(self, query: str, variables: dict[str, Any] | None = None) -> dict[str, Any]:
+        if self._streams is None:
+            self._streams = await asyncio.open_connection("127.0.0.1", self.port)
+        reader, writer = self._streams
+        body = json.dumps({"query": query, "variables": variables or {}}).encode()
+        writer.write(self._head + f"Content-Length: {len(body)}\r\n\r\n".encode() + body)
+        status = int((await reader.readline()).split()[1])
+        length = 0
+        while (line := await reader.readline()) not in (b"\r\n", b""):
+            name, _, value = line.partition(b":")
+            if name.strip().lower() == b"content-length":
+                length = int(value)
+        answer: dict[str, Any] = json.loads(await reader.readexactly(length))
+        if status != 200 or "errors" in answer:
+            raise RuntimeError(f"HTTP {status}: {json.dumps(answer)[:500]}")
+        return answer
+
+    async def close(self) -> None:
+        if self._streams is not None:
+            self._streams[1].close()
+            await self._streams[1].wait_closed()
 
 
 def free_port() -> int:

@@ -6,6 +6,12 @@ Run: bash app/services/env.sh bench memory_ops [--runs 200] [--ops 300] [--concu
 (local servers up). Latency cases run interleaved, one call each per round, so load from other
 processes falls on all of them alike; throughput runs `ops` calls with `concurrency` in flight.
 The embedding worker is off in both API processes so that it does not compete for the CPU.
+
+GraphQL goes through thin keep-alive HTTP clients (bench._common.GraphQLClient, and
+AsyncGraphQLClient, one per worker, for throughput), as in bench lineage: httpx cost this
+benchmark's process 2.5 ms of CPU a request at 8 in flight, more than the API itself, on the
+same two cores as the API and Neo4j (issue 12: with httpx, every GraphQL figure here mostly
+measured the client).
 """
 
 from __future__ import annotations
@@ -22,7 +28,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import httpx
 from neo4j import AsyncGraphDatabase, Driver, GraphDatabase
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -30,7 +35,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from app.cli.admin import create_key  # noqa: E402
 from app.model.enums import Role  # noqa: E402
 from app.settings import Settings, load_settings  # noqa: E402
-from bench._common import free_port, report, serve_api  # noqa: E402
+from bench._common import (  # noqa: E402
+    AsyncGraphQLClient,
+    GraphQLClient,
+    free_port,
+    report,
+    serve_api,
+)
 from bench.replay import interleaved  # noqa: E402
 
 REMEMBER = """mutation($input: RememberInput!) { remember(input: $input) { id version } }"""
@@ -94,10 +105,9 @@ def props(client_id: str, path: str, key: str) -> dict[str, Any]:
     }
 
 
-def gql(http: httpx.Client, query: str, variables: Callable[[], dict[str, Any]]) -> Any:
+def gql(http: GraphQLClient, query: str, variables: Callable[[], dict[str, Any]]) -> Any:
     def call() -> None:
-        body = http.post("/graphql", json={"query": query, "variables": variables()}).json()
-        assert not body.get("errors"), body
+        http.post(query, variables())  # raises on errors
 
     return call
 
@@ -111,7 +121,7 @@ def cypher(driver: Driver, query: str, params: Callable[[], dict[str, Any]]) -> 
 
 
 def latency_cases(
-    servers: dict[str, httpx.Client], driver: Driver, client_id: str
+    servers: dict[str, GraphQLClient], driver: Driver, client_id: str
 ) -> dict[str, Callable[[], None]]:
     """Per path (log on, log off, Cypher): create a new key, upsert one of KEYS, recall one."""
     cases: dict[str, Callable[[], None]] = {}
@@ -123,6 +133,11 @@ def latency_cases(
     base = {"client_id": client_id}
     cases["remember create Cypher"] = cypher(
         driver, CREATE, lambda: {"props": props(client_id, "new-cypher", uuid.uuid4().hex)}
+    )
+    # The same keyed write as GraphQL's (MERGE on client, namespace and key) with a key never
+    # used: what a remember of a new key must do, beside the bare CREATE above.
+    cases["remember create Cypher MERGE"] = cypher(
+        driver, UPSERT, lambda: base | _keyed(props(client_id, "new-merge", uuid.uuid4().hex))
     )
     cases["remember upsert Cypher"] = cypher(
         driver, UPSERT, lambda: base | _keyed(props(client_id, "cypher", f"k{next(keys)}"))
@@ -165,32 +180,33 @@ async def throughput(call: Callable[[int], Awaitable[None]], ops: int, concurren
 
 
 async def throughputs(
-    settings: Settings, urls: dict[str, str], keys: dict[str, str], client_id: str, args: Any
+    settings: Settings, ports: dict[str, int], keys: dict[str, str], client_id: str, args: Any
 ) -> dict[str, float]:
     out: dict[str, float] = {}
-    for name, url in urls.items():
-        headers = {"Authorization": f"Bearer {keys[name]}"}
-        async with httpx.AsyncClient(base_url=url, headers=headers, timeout=60) as http:
+    for name, port in ports.items():
+        # A keep-alive connection per call in flight, each used by one call at a time.
+        idle: asyncio.Queue[AsyncGraphQLClient] = asyncio.Queue()
+        for _ in range(args.concurrency):
+            idle.put_nowait(AsyncGraphQLClient(port, keys[name]))
 
-            async def write(n: int, http: httpx.AsyncClient = http, name: str = name) -> None:
-                variables = {"input": memory(name, f"k{n % KEYS}")}
-                body = (
-                    await http.post("/graphql", json={"query": REMEMBER, "variables": variables})
-                ).json()
-                assert not body.get("errors"), body
+        async def post(query: str, variables: dict[str, Any], idle: Any = idle) -> None:
+            client = await idle.get()
+            try:
+                await client.post(query, variables)
+            finally:
+                idle.put_nowait(client)
 
-            async def read(n: int, http: httpx.AsyncClient = http, name: str = name) -> None:
-                variables = {"ns": memory(name, "")["namespace"], "key": f"k{n % KEYS}"}
-                body = (
-                    await http.post("/graphql", json={"query": RECALL, "variables": variables})
-                ).json()
-                assert not body.get("errors"), body
+        async def write(n: int, name: str = name) -> None:
+            await post(REMEMBER, {"input": memory(name, f"k{n % KEYS}")})
 
-            out[f"remember GraphQL {name} ops/s"] = await throughput(
-                write, args.ops, args.concurrency
-            )
-            out[f"recall GraphQL {name} ops/s"] = await throughput(read, args.ops, args.concurrency)
-            print(f"  throughput {name} done", file=sys.stderr)
+        async def read(n: int, name: str = name) -> None:
+            await post(RECALL, {"ns": memory(name, "")["namespace"], "key": f"k{n % KEYS}"})
+
+        out[f"remember GraphQL {name} ops/s"] = await throughput(write, args.ops, args.concurrency)
+        out[f"recall GraphQL {name} ops/s"] = await throughput(read, args.ops, args.concurrency)
+        while not idle.empty():
+            await idle.get_nowait().close()
+        print(f"  throughput {name} done", file=sys.stderr)
     auth = (settings.neo4j_user, settings.neo4j_password.get_secret_value())
     async with AsyncGraphDatabase.driver(settings.neo4j_uri, auth=auth) as driver:
 
@@ -207,12 +223,12 @@ async def throughputs(
     return out
 
 
-def start_server(log: bool) -> tuple[Any, str]:
+def start_server(log: bool) -> tuple[Any, int]:
     port = free_port()
     os.environ["AGENTMEM_ACCESS_LOG_ENABLED"] = "true" if log else "false"
     os.environ["AGENTMEM_EMBEDDING_WORKER_IN_PROCESS"] = "false"
     try:
-        return serve_api(port), f"http://127.0.0.1:{port}"
+        return serve_api(port), port
     finally:
         del os.environ["AGENTMEM_ACCESS_LOG_ENABLED"]
 
@@ -229,25 +245,20 @@ def main() -> None:
     issued = asyncio.run(create_key(settings, client=name, role=Role.AGENT, agent_name="brad"))
     client_id = issued.principal.client_id
     started = {"log on": start_server(True), "log off": start_server(False)}
-    urls = {label: url for label, (_, url) in started.items()}
+    ports = {label: port for label, (_, port) in started.items()}
     keys = {label: issued.secret for label in started}
     auth = (settings.neo4j_user, settings.neo4j_password.get_secret_value())
     try:
         with GraphDatabase.driver(settings.neo4j_uri, auth=auth) as driver:
             version = driver.get_server_info().agent
-            servers = {
-                label: httpx.Client(
-                    base_url=url, headers={"Authorization": f"Bearer {issued.secret}"}, timeout=60
-                )
-                for label, url in urls.items()
-            }
+            servers = {label: GraphQLClient(port, issued.secret) for label, port in ports.items()}
             cases = latency_cases(servers, driver, client_id)
             for case, call in cases.items():
                 if "upsert" in case:  # every key exists before anything reads it
                     for _ in range(KEYS):
                         call()
             rows = interleaved(cases, runs=args.runs, warmup=20)
-        rates = asyncio.run(throughputs(settings, urls, keys, client_id, args))
+        rates = asyncio.run(throughputs(settings, ports, keys, client_id, args))
     finally:
         for server, _ in started.values():
             server.terminate()
@@ -260,6 +271,9 @@ def main() -> None:
         ratios[f"{what} GraphQL(log on)/Cypher p50"] = round(on["median_ms"] / raw["median_ms"], 2)
         ratios[f"{what} GraphQL(log on)/Cypher p99"] = round(on["p99_ms"] / raw["p99_ms"], 2)
         ratios[f"{what} log on/off p50"] = round(on["median_ms"] / off["median_ms"], 2)
+    merge = rows["remember create Cypher MERGE"]["median_ms"]
+    create_on = rows["remember create GraphQL log on"]["median_ms"]
+    ratios["remember create GraphQL(log on)/Cypher MERGE p50"] = round(create_on / merge, 2)
     for what in ("remember", "recall"):
         rate_on = rates[f"{what} GraphQL log on ops/s"]
         rate_off = rates[f"{what} GraphQL log off ops/s"]

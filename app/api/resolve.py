@@ -11,7 +11,8 @@ needs (`graph`, then `artifacts` or `embedder`), so its resolver does not restat
 resolver gives by name (`artifacts=None`, say) is passed instead. In an @idempotent resolver the
 call is its create (app/api/idempotent.py). `write` then loads the written record as the
 resolver's GraphQL type (`load_written`: from the record itself, or one more query when the
-caller selected relationships of it).
+caller selected relationships of it). `write_payload` does the same for a payload of records
+and values (`load_payload`).
 """
 
 from __future__ import annotations
@@ -21,14 +22,20 @@ import inspect
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
+from strawberry.types.base import get_object_definition
+from strawberry.utils.str_converters import to_camel_case
+
 from app.api.context import Info
 from app.api.idempotent import once_if_idempotent
-from app.api.read.nodes import load_written
-from app.api.types.base import N
+from app.api.read.nodes import load_written, load_written_at
+from app.api.types.base import N, NodeType
 
 R = TypeVar("R")
+P = TypeVar("P")
 SERVICES = frozenset({"artifacts", "embedder"})  # what a domain function may ask for by name
 LEADING = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+PayloadFields = tuple[tuple[str, type[NodeType] | None], ...]
+_PAYLOAD_FIELDS: dict[type, PayloadFields] = {}
 
 
 async def run(info: Info, action: Callable[..., Awaitable[R]], /, **arguments: Any) -> R:
@@ -54,6 +61,40 @@ async def write(
 ) -> N:
     """`run`, then the record it wrote as `node_type`."""
     return await load_written(info, node_type, await run(info, action, **arguments))
+
+
+async def write_payload(
+    info: Info, action: Callable[..., Awaitable[Any]], payload_type: type[P], /, **arguments: Any
+) -> P:
+    """`run`, then its result as `payload_type` (`load_payload`)."""
+    return await load_payload(info, payload_type, await run(info, action, **arguments))
+
+
+async def load_payload(info: Info, payload_type: type[P], written: Any) -> P:
+    """A payload from a domain result whose attributes bear its field names: a record under a
+    field of a node type is loaded as the caller selected it there (`load_written_at`), any
+    other value is taken as it is."""
+    values = {}
+    for name, node_type in payload_fields(payload_type):
+        value = getattr(written, name)
+        if node_type is not None:
+            value = await load_written_at(info, node_type, value, to_camel_case(name))
+        values[name] = value
+    return payload_type(**values)
+
+
+def payload_fields(payload_type: type) -> PayloadFields:
+    """Each field of a payload type with its node type (None where it holds a plain value)."""
+    known = _PAYLOAD_FIELDS.get(payload_type)
+    if known is None:
+        fields = get_object_definition(payload_type, strict=True).fields
+        known = tuple((field.python_name, _node_type(field.type)) for field in fields)
+        _PAYLOAD_FIELDS[payload_type] = known
+    return known
+
+
+def _node_type(annotation: Any) -> type[NodeType] | None:
+    return annotation if isinstance(annotation, type) and issubclass(annotation, NodeType) else None
 
 
 @functools.cache

@@ -1,7 +1,11 @@
-"""The GraphQL schema: per-domain query and mutation types merged, with limits and error shaping."""
+"""The GraphQL schema: the api packages' query and mutation types merged, with limits and error
+shaping."""
 
 from __future__ import annotations
 
+import pkgutil
+from importlib import import_module
+from types import ModuleType
 from typing import Any
 
 import strawberry
@@ -14,43 +18,14 @@ from strawberry.extensions import (
 from strawberry.scalars import JSON
 from strawberry.tools import merge_types
 
-from app.api.agents.context import ContextQueries
-from app.api.agents.cycles import CycleMutations, CycleQueries
-from app.api.agents.learning import LearningMutations, LearningQueries
-from app.api.agents.subjects import SubjectMutations, SubjectQueries
-from app.api.assets.mutations import AssetMutations
+from app import api
 from app.api.context import Info
-from app.api.conversations.mutations import ConversationMutations
-from app.api.conversations.queries import ConversationQueries
 from app.api.edge.limits import limit_rule
 from app.api.edge.literal_rule import EdgeValidationRules
 from app.api.edge.text_input import guard_builtin_text_scalars, json_scalar
-from app.api.engagement.mutations import EngagementMutations
-from app.api.engagement.queries import EngagementQueries
-from app.api.episodes.mutations import EpisodeMutations
-from app.api.episodes.queries import EpisodeQueries
 from app.api.errors import ErrorShaping
-from app.api.keys.resolvers import ApiKeyMutations, ApiKeyQueries
-from app.api.lessons.link_mutations import LinkMutations
-from app.api.lessons.link_queries import LinkQueries
-from app.api.lessons.mutations import LessonMutations
-from app.api.lessons.queries import LessonQueries
-from app.api.memory.admin import MemoryAdminMutations, MemoryAdminQueries
-from app.api.memory.document_queries import DocumentQueries
-from app.api.memory.documents import DocumentMutations
-from app.api.memory.mutations import MemoryMutations
-from app.api.memory.queries import MemoryQueries
-from app.api.memory.search import MemorySearchQueries
-from app.api.plans.graph_mutations import PlanGraphMutations
-from app.api.plans.mutations import PlanMutations
 from app.api.read import fast_fields
 from app.api.read.fast_path import FastExecutor
-from app.api.read.graph_queries import GraphQueries
-from app.api.read.lineage import LineageQueries
-from app.api.search.queries import SearchQueries
-from app.api.sessions.mutations import SessionMutations
-from app.api.sessions.queries import SessionQueries
-from app.api.task_context.queries import TaskContextQueries
 from app.model.enums import Role
 from app.settings import Settings
 
@@ -74,52 +49,29 @@ class ViewerQueries:
         )
 
 
-Query = merge_types(
-    "Query",
-    (
-        ViewerQueries,
-        GraphQueries,
-        LineageQueries,
-        EngagementQueries,
-        ConversationQueries,
-        EpisodeQueries,
-        LessonQueries,
-        LinkQueries,
-        SearchQueries,
-        TaskContextQueries,
-        CycleQueries,
-        LearningQueries,
-        SubjectQueries,
-        ContextQueries,
-        SessionQueries,
-        MemoryQueries,
-        DocumentQueries,
-        MemorySearchQueries,
-        MemoryAdminQueries,
-        ApiKeyQueries,
-    ),
-)
-Mutation = merge_types(
-    "Mutation",
-    (
-        PlanMutations,
-        PlanGraphMutations,
-        AssetMutations,
-        EngagementMutations,
-        ConversationMutations,
-        EpisodeMutations,
-        LessonMutations,
-        LinkMutations,
-        CycleMutations,
-        LearningMutations,
-        SubjectMutations,
-        SessionMutations,
-        MemoryMutations,
-        DocumentMutations,
-        MemoryAdminMutations,
-        ApiKeyMutations,
-    ),
-)
+def api_packages() -> list[ModuleType]:
+    """Every package under app/api, by name. Those serving root fields name their types in
+    QUERIES and MUTATIONS (as "module.Class"; named, not imported, since a package's __init__
+    runs whenever any of its modules is imported), so a new package needs no edit here."""
+    found = sorted(info.name for info in pkgutil.iter_modules(api.__path__) if info.ispkg)
+    return [import_module(f"{api.__name__}.{name}") for name in found]
+
+
+def root_types(kind: str) -> tuple[type, ...]:
+    """The types every api package names in `kind` (QUERIES or MUTATIONS), in package order."""
+    return tuple(
+        _named(package, name) for package in api_packages() for name in getattr(package, kind, ())
+    )
+
+
+def _named(package: ModuleType, name: str) -> type:
+    module, _, attribute = name.rpartition(".")
+    found: type = getattr(import_module(f"{package.__name__}.{module}"), attribute)
+    return found
+
+
+Query = merge_types("Query", (ViewerQueries, *root_types("QUERIES")))
+Mutation = merge_types("Mutation", root_types("MUTATIONS"))
 
 
 class Schema(strawberry.Schema):

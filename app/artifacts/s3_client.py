@@ -31,13 +31,19 @@ def http_client(timeout_s: float) -> urllib3.PoolManager:
 def make_client(settings: Settings, *, timeout_s: float | None = None) -> Minio:
     """A client whose connects and reads give up after `timeout_s` (default: the dependency
     timeout)."""
+    return client_over(settings, http_client(timeout_s or settings.dependency_timeout_s))
+
+
+def client_over(settings: Settings, http: urllib3.PoolManager | None) -> Minio:
+    """A client of the settings' S3 endpoint with their credentials, over `http` (None: the
+    SDK's own pool)."""
     return Minio(
         settings.s3_endpoint,
         access_key=settings.s3_access_key,
         secret_key=settings.s3_secret_key.get_secret_value(),
         secure=settings.s3_secure,
         region=settings.s3_region,
-        http_client=http_client(timeout_s or settings.dependency_timeout_s),
+        http_client=http,
     )
 
 

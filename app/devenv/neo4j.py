@@ -21,7 +21,6 @@ from app.settings import Settings
 
 NAME = "neo4j"
 HOST = "127.0.0.1"
-POM = Path(__file__).with_name("neo4j.pom.xml")
 MAIN_CLASS = "org.neo4j.server.Neo4jCommunity"
 ADMIN_CLASS = "org.neo4j.cli.AdminTool"
 _DATABASE_PREFIX = re.compile(r"\[[a-z0-9_.-]+/[0-9a-f]{8}\]")
@@ -107,13 +106,7 @@ def provision_neo4j(settings: Settings) -> Path:
     for sub in ("conf", "data", "logs", "run", "plugins", "import"):
         (home / sub).mkdir(parents=True, exist_ok=True)
     if not _lib_ready(home, settings.neo4j_version):
-        process.mvn_copy_dependencies(
-            POM,
-            output_dir=home / "lib",
-            repo_local=settings.cache_dir / "m2",
-            name=NAME,
-            properties={"neo4j.version": settings.neo4j_version},
-        )
+        process.fetch_jars(NAME, settings.neo4j_version, home=home, cache_dir=settings.cache_dir)
         (home / "lib" / ".complete").write_text(settings.neo4j_version + "\n")
     conf = home / "conf" / "neo4j.conf"
     conf.write_text(_conf(settings, home))
@@ -208,9 +201,7 @@ def start_neo4j(settings: Settings) -> bool:
         pid_file=home / "run" / "neo4j.pid",
         env=_env(home),
     )
-    process.wait_ready(
-        ready, name=NAME, timeout_s=timeout_s, pid=pid, logs=logs, progress=progress
-    )
+    process.wait_ready(ready, name=NAME, timeout_s=timeout_s, pid=pid, logs=logs, progress=progress)
     return True
 
 

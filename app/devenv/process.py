@@ -46,6 +46,18 @@ def java_bin(java_home: str) -> str:
     return str(java)
 
 
+def fetch_jars(name: str, version: str, *, home: Path, cache_dir: Path) -> None:
+    """Server `name`'s jars at `version` into home/lib, Maven's cache under cache_dir/m2. Its pom
+    is app/devenv/{name}.pom.xml and takes the version as the property {name}.version."""
+    mvn_copy_dependencies(
+        Path(__file__).with_name(f"{name}.pom.xml"),
+        output_dir=home / "lib",
+        repo_local=cache_dir / "m2",
+        properties={f"{name}.version": version},
+        name=name,
+    )
+
+
 def mvn_copy_dependencies(
     pom: Path, *, output_dir: Path, repo_local: Path, properties: dict[str, str], name: str
 ) -> None:

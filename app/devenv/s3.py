@@ -13,11 +13,11 @@ import urllib3
 from minio import Minio
 from minio.error import S3Error
 
+from app.artifacts.s3_client import client_over
 from app.devenv import process
 from app.settings import Settings
 
 NAME = "s3proxy"
-POM = Path(__file__).with_name("s3proxy.pom.xml")
 JVM_FLAGS = [
     "-Xmx512m",
     "-XX:+UseSerialGC",
@@ -66,13 +66,7 @@ def provision_s3(settings: Settings) -> Path:
         (home / sub).mkdir(parents=True, exist_ok=True)
     settings.s3_data_dir.mkdir(parents=True, exist_ok=True)
     if not _jar(settings).is_file():
-        process.mvn_copy_dependencies(
-            POM,
-            output_dir=home / "lib",
-            repo_local=settings.cache_dir / "m2",
-            name=NAME,
-            properties={"s3proxy.version": settings.s3proxy_version},
-        )
+        process.fetch_jars(NAME, settings.s3proxy_version, home=home, cache_dir=settings.cache_dir)
         if not _jar(settings).is_file():
             raise RuntimeError(f"mvn did not produce {_jar(settings)}")
     conf = home / "conf" / "s3proxy.conf"
@@ -91,14 +85,7 @@ def _client(settings: Settings, *, probe: bool = False) -> Minio:
         if probe
         else None
     )
-    return Minio(
-        settings.s3_endpoint,
-        access_key=settings.s3_access_key,
-        secret_key=settings.s3_secret_key.get_secret_value(),
-        secure=settings.s3_secure,
-        region=settings.s3_region,
-        http_client=http,
-    )
+    return client_over(settings, http)
 
 
 def _answers(settings: Settings) -> bool:

@@ -87,7 +87,7 @@ class Compiler:
         conditions = [f"{target}.client_id = $client_id"]
         target_model = entity(relationship.target)
         if target_model.visible:
-            conditions.append(target_model.visible.format(n=target))
+            conditions.append(target_model.visible(target))
         conditions += self.filters(target_model, target, arguments.get("where"))
         inner = self.projection(relationship.target, target, selected.children)
         return (
@@ -148,7 +148,7 @@ def get_query(compiler: Compiler, label: str, selections: Sequence[Field]) -> st
     model = entity(label)
     match = f"MATCH (n0:`{model.label}` {{id: $id, client_id: $client_id}})"
     if model.visible:
-        match += f" WHERE {model.visible.format(n='n0')}"
+        match += f" WHERE {model.visible('n0')}"
     return f"{match} RETURN {projection} AS row"
 
 
@@ -173,7 +173,7 @@ def connection_query(
     """One round trip: the total under the filter, then one keyset page with projections."""
     model = entity(label)
     # The count runs in its own scope, so it can reuse the page's variable and conditions.
-    visible = [model.visible.format(n="n0")] if model.visible else []
+    visible = [model.visible("n0")] if model.visible else []
     filters = " AND ".join(["true", *visible, *compiler.filters(model, "n0", where)])
     direction, compare = ("ASC", ">") if ascending else ("DESC", "<")
     keyset = (

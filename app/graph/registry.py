@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, partial
 
 from neomodel import (
     ArrayProperty,
@@ -13,6 +14,7 @@ from neomodel import (
     StructuredNode,
 )
 
+from app.graph.fragments import DB_CLOCK, live
 from app.model import MODEL
 from app.model.nodes import Record
 
@@ -39,9 +41,9 @@ class Entity:
     arrays: frozenset[str]
     choices: dict[str, frozenset[str]]
     relationships: dict[str, Relationship]
-    # A Cypher condition over `{n}` that hides records from every read (e.g. forgotten or
-    # expired memories); declared on the model class as __visible__.
-    visible: str | None = None
+    # The Cypher condition over a variable that hides records from every read (forgotten or
+    # expired memories: LabelFacts.forgettable).
+    visible: Callable[[str], str] | None = None
 
 
 def _entity(cls: type[StructuredNode]) -> Entity:
@@ -65,7 +67,7 @@ def _entity(cls: type[StructuredNode]) -> Entity:
             n: frozenset(p.choices) for n, p in properties.items() if getattr(p, "choices", None)
         },
         relationships=relationships,
-        visible=getattr(cls, "__visible__", None),
+        visible=partial(live, clock=DB_CLOCK) if cls.facts.forgettable else None,
     )
 
 

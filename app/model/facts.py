@@ -36,6 +36,9 @@ class LabelFacts:
     # Whether and how search finds the label's records (also its SearchRecordType member and
     # its place in the SearchRecord union).
     searchable: Searchable | None = None
+    # Forgotten (active false) and expired records are hidden from every compiled read
+    # (app/graph/fragments.live at the database's clock).
+    forgettable: bool = False
 
     def __post_init__(self) -> None:
         if (self.roots or self.searchable) and not self.graphql:

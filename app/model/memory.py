@@ -10,14 +10,14 @@ from neomodel import (
     FloatProperty,
     IntegerProperty,
     JSONProperty,
-    RelationshipFrom,
-    RelationshipTo,
     StringProperty,
+    ZeroOrOne,
 )
 
 from app.model import enums as e
 from app.model.facts import LabelFacts, Searchable
 from app.model.nodes import Record, enum_property
+from app.model.relationships import RelationshipFrom, RelationshipTo
 
 
 class MemoryRecord(Record):
@@ -28,10 +28,8 @@ class MemoryRecord(Record):
     facts = LabelFacts(
         graphql="app.api.types.memory",
         searchable=Searchable(("key", "text", "tags"), {"agent": "n.agent"}),
+        forgettable=True,
     )
-
-    # Forgotten and expired records are hidden from every compiled read (relationship fields).
-    __visible__ = "{n}.active AND ({n}.expires_at IS NULL OR {n}.expires_at > datetime())"
 
     subject = StringProperty()
     agent = StringProperty()
@@ -55,10 +53,12 @@ class MemoryRecord(Record):
     timeline = StringProperty()  # working-memory sessions: the entry's timeline
     procedure_type = enum_property(e.ProcedureType)  # procedural records only
 
-    versions = RelationshipTo("MemoryVersion", "HAS_VERSION")
-    summarizes = RelationshipTo("MemoryRecord", "SUMMARIZES")
-    session = RelationshipFrom("MemorySession", "HAS_ENTRY")
-    artifacts = RelationshipTo("MemoryArtifact", "HAS_ARTIFACT")
+    versions = RelationshipTo("MemoryVersion", "HAS_VERSION", doc="Its superseded states.")
+    summarizes = RelationshipTo("MemoryRecord", "SUMMARIZES", doc="Records this summary covers.")
+    artifacts = RelationshipTo("MemoryArtifact", "HAS_ARTIFACT", doc="Verbatim attachments.")
+    session = RelationshipFrom(
+        "MemorySession", "HAS_ENTRY", ZeroOrOne, doc="The working-memory session it is an entry of."
+    )
 
 
 class MemoryVersion(Record):
@@ -68,22 +68,26 @@ class MemoryVersion(Record):
 
     record_id = StringProperty(required=True, index=True)
     version = IntegerProperty(required=True)
+    kind = enum_property(e.MemoryKind)
     text = StringProperty()
     content = JSONProperty()
     content_uri = StringProperty()
-    tags = ArrayProperty(StringProperty())
-    priority = IntegerProperty(required=True)
-    expires_at = DateTimeProperty()
-    active = BooleanProperty(required=True)
-    # The rest of the superseded state, and since when it held (the record's updated_at then).
-    kind = enum_property(e.MemoryKind)
     content_sha256 = StringProperty()
     content_size = IntegerProperty()
+    tags = ArrayProperty(StringProperty())
+    priority = IntegerProperty(required=True)
     source_agent = StringProperty()
+    expires_at = DateTimeProperty()
+    active = BooleanProperty(required=True)
     procedure_type = enum_property(e.ProcedureType)
-    valid_from = DateTimeProperty()
+    valid_from = DateTimeProperty()  # since when this state held (the record's updated_at then)
 
-    record = RelationshipFrom("MemoryRecord", "HAS_VERSION")
+    record = RelationshipFrom(
+        "MemoryRecord",
+        "HAS_VERSION",
+        ZeroOrOne,
+        doc="The record it is a version of (HAS_VERSION, incoming).",
+    )
 
 
 class MemoryArtifact(Record):
@@ -121,9 +125,20 @@ class MemorySession(Record):
     timelines = ArrayProperty(StringProperty())
     last_entry_at = DateTimeProperty()
 
-    entries = RelationshipTo("MemoryRecord", "HAS_ENTRY")
-    summary = RelationshipTo("MemoryRecord", "SUMMARIZED_AS")
-    artifacts = RelationshipTo("MemoryArtifact", "HAS_ARTIFACT")
+    entries = RelationshipTo(
+        "MemoryRecord",
+        "HAS_ENTRY",
+        doc="Live entries (HAS_ENTRY); deleted and expired ones are hidden.",
+    )
+    summary = RelationshipTo(
+        "MemoryRecord",
+        "SUMMARIZED_AS",
+        ZeroOrOne,
+        doc="The episodic summary (SUMMARIZED_AS), once flushed.",
+    )
+    artifacts = RelationshipTo(
+        "MemoryArtifact", "HAS_ARTIFACT", doc="Transcripts and other verbatim records."
+    )
 
 
 class MemorySubject(Record):
@@ -139,7 +154,7 @@ class MemorySubject(Record):
     display_name = StringProperty()
     profile = JSONProperty()
 
-    agents = RelationshipTo("Agent", "RELATES_TO")
+    agents = RelationshipTo("Agent", "RELATES_TO", doc="Agents it has relationship context with.")
 
 
 class AgentCycle(Record):
@@ -157,8 +172,8 @@ class AgentCycle(Record):
     status = enum_property(e.AgentCycleStatus, required=True)
     finished_at = DateTimeProperty()
 
-    agent = RelationshipFrom("Agent", "HAS_CYCLE")
-    memories = RelationshipTo("MemoryRecord", "PRODUCED")
+    agent = RelationshipFrom("Agent", "HAS_CYCLE", ZeroOrOne, doc="The agent whose cycle it is.")
+    memories = RelationshipTo("MemoryRecord", "PRODUCED", doc="Memory records the cycle produced.")
 
 
 class FeedbackEvent(Record):
@@ -193,7 +208,7 @@ class AgentPerformance(Record):
     rating_count = IntegerProperty(required=True)
     patterns = JSONProperty()  # {pattern: {count, rating_sum, rating_count}}
 
-    feedback = RelationshipTo("FeedbackEvent", "LEARNED_FROM")
+    feedback = RelationshipTo("FeedbackEvent", "LEARNED_FROM", doc="The feedback it learned from.")
 
 
 class AccessLogEntry(Record):
@@ -203,12 +218,12 @@ class AccessLogEntry(Record):
 
     operation = StringProperty(required=True)
     principal = StringProperty(required=True)
+    key_id = StringProperty()  # the API key used (principal is its agent name, if any)
     role = StringProperty()
     target_type = StringProperty()
     target_id = StringProperty()
     outcome = enum_property(e.AccessOutcome, required=True)
     detail = StringProperty()
-    key_id = StringProperty()  # the API key used (principal is its agent name, if any)
 
 
 MEMORY_MODEL: tuple[type[Record], ...] = (

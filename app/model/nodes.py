@@ -1,8 +1,10 @@
 """The graph model, declared once: labels, properties and relationships of every record.
 
 The classes are declarations only (the service runs Cypher through its own executor). The
-migrations in cypher/schema, the query compiler's relationship map and the GraphQL types are
-held to them by tests. Each class also declares its label's facts (GraphQL type and root
+migrations in cypher/schema and the query compiler's relationship map are held to them by tests;
+the GraphQL types take their fields from them, in declaration order: a field per property, then
+one per relationship, described by its `doc` (app/api/types/model_fields.py,
+app/model/relationships.py). Each class also declares its label's facts (GraphQL type and root
 fields, search): app/model/facts.py.
 """
 
@@ -18,22 +20,31 @@ from neomodel import (
     FloatProperty,
     IntegerProperty,
     JSONProperty,
-    RelationshipFrom,
-    RelationshipTo,
     StringProperty,
     StructuredNode,
+    ZeroOrOne,
 )
 
 from app.model import enums as e
 from app.model.facts import LabelFacts, Searchable
+from app.model.relationships import RelationshipFrom, RelationshipTo
 
 
 def _choices(enum: type[StrEnum]) -> dict[str, str]:
     return {member.value: member.value for member in enum}
 
 
-def _enum(enum: type[StrEnum], *, required: bool = False, index: bool = False) -> StringProperty:
-    return StringProperty(choices=_choices(enum), required=required, index=index)
+class EnumProperty(StringProperty):
+    """A string property holding one StrEnum's values; it keeps the enum, which is also the
+    GraphQL type of the field (app/api/types/model_fields.py)."""
+
+    def __init__(self, enum: type[StrEnum], *, required: bool = False, index: bool = False) -> None:
+        super().__init__(choices=_choices(enum), required=required, index=index)
+        self.enum = enum
+
+
+def _enum(enum: type[StrEnum], *, required: bool = False, index: bool = False) -> EnumProperty:
+    return EnumProperty(enum, required=required, index=index)
 
 
 enum_property = _enum
@@ -84,9 +95,13 @@ class Plan(Record):
     constraints_ref = StringProperty()
     created_by = _enum(e.CreatedBy, required=True)
 
-    nodes = RelationshipTo("PlanNode", "HAS_NODE")  # type: ignore[assignment]
-    constraints = RelationshipTo("ConstraintsSnapshot", "CONSTRAINED_BY")
-    packages = RelationshipFrom("PublishPackage", "FOR_PLAN")
+    nodes = RelationshipTo("PlanNode", "HAS_NODE", doc="The plan's nodes.")  # type: ignore[assignment]
+    constraints = RelationshipTo(
+        "ConstraintsSnapshot", "CONSTRAINED_BY", ZeroOrOne, doc="The snapshot frozen at approval."
+    )
+    packages = RelationshipFrom(
+        "PublishPackage", "FOR_PLAN", doc="Publish packages built for this plan."
+    )
 
 
 class PlanNode(Record):
@@ -105,16 +120,28 @@ class PlanNode(Record):
     quality_score = IntegerProperty()
     cost_estimate = FloatProperty()
 
-    plan = RelationshipFrom("Plan", "HAS_NODE")
-    depends_on = RelationshipTo("PlanNode", "DEPENDS_ON")
-    produces = RelationshipTo("PlanNode", "PRODUCES")
-    refines = RelationshipTo("PlanNode", "REFINES")
-    requires_approval = RelationshipTo("PlanNode", "REQUIRES_APPROVAL")
-    scheduled_for = RelationshipTo("PlanNode", "SCHEDULED_FOR")
-    dependents = RelationshipFrom("PlanNode", "DEPENDS_ON")
-    produced_by = RelationshipFrom("PlanNode", "PRODUCES")
-    refined_by = RelationshipFrom("PlanNode", "REFINES")
-    assets = RelationshipFrom("Asset", "FROM_BLUEPRINT")
+    plan = RelationshipFrom("Plan", "HAS_NODE", ZeroOrOne, doc="The plan this node belongs to.")
+    depends_on = RelationshipTo("PlanNode", "DEPENDS_ON", doc="Nodes this node depends on.")
+    produces = RelationshipTo("PlanNode", "PRODUCES", doc="Nodes this node produces.")
+    refines = RelationshipTo("PlanNode", "REFINES", doc="Nodes this node refines.")
+    requires_approval = RelationshipTo(
+        "PlanNode", "REQUIRES_APPROVAL", doc="Approval gates it requires."
+    )
+    scheduled_for = RelationshipTo(
+        "PlanNode", "SCHEDULED_FOR", doc="Publish jobs it is scheduled for."
+    )
+    dependents = RelationshipFrom(
+        "PlanNode", "DEPENDS_ON", doc="Nodes that depend on this one (DEPENDS_ON, incoming)."
+    )
+    produced_by = RelationshipFrom(
+        "PlanNode", "PRODUCES", doc="Nodes that produce this one (PRODUCES, incoming)."
+    )
+    refined_by = RelationshipFrom(
+        "PlanNode", "REFINES", doc="Nodes that refine this one (REFINES, incoming)."
+    )
+    assets = RelationshipFrom(
+        "Asset", "FROM_BLUEPRINT", doc="Assets made from this blueprint node."
+    )
 
 
 class ConstraintsSnapshot(Record):
@@ -132,7 +159,7 @@ class ConstraintsSnapshot(Record):
     blueprint_set_version_id = StringProperty(required=True)
     notes = StringProperty()
 
-    plans = RelationshipFrom("Plan", "CONSTRAINED_BY")
+    plans = RelationshipFrom("Plan", "CONSTRAINED_BY", doc="Plans constrained by this snapshot.")
 
 
 class Asset(Record):
@@ -153,10 +180,12 @@ class Asset(Record):
     primary_artifact_uri = StringProperty()
     created_by = _enum(e.CreatedBy, required=True)
 
-    blueprint = RelationshipTo("PlanNode", "FROM_BLUEPRINT")
-    variants = RelationshipTo("AssetVariant", "HAS_VARIANT")
-    prompts = RelationshipFrom("PromptArtifact", "GENERATED")
-    approvals = RelationshipFrom("ApprovalRecord", "APPROVES")
+    blueprint = RelationshipTo(
+        "PlanNode", "FROM_BLUEPRINT", ZeroOrOne, doc="The blueprint plan node it came from."
+    )
+    variants = RelationshipTo("AssetVariant", "HAS_VARIANT", doc="Concrete versions per platform.")
+    prompts = RelationshipFrom("PromptArtifact", "GENERATED", doc="Prompts that generated it.")
+    approvals = RelationshipFrom("ApprovalRecord", "APPROVES", doc="Approvals of the asset.")
 
 
 class AssetVariant(Record):
@@ -172,10 +201,12 @@ class AssetVariant(Record):
     checksum = StringProperty(required=True)
     status = _enum(e.VariantStatus, required=True)
 
-    asset = RelationshipFrom("Asset", "HAS_VARIANT")
-    prompts = RelationshipFrom("PromptArtifact", "GENERATED")
-    approvals = RelationshipFrom("ApprovalRecord", "APPROVES")
-    packages = RelationshipFrom("PublishPackage", "INCLUDES")
+    asset = RelationshipFrom(
+        "Asset", "HAS_VARIANT", ZeroOrOne, doc="The asset this is a variant of."
+    )
+    prompts = RelationshipFrom("PromptArtifact", "GENERATED", doc="Prompts that generated it.")
+    approvals = RelationshipFrom("ApprovalRecord", "APPROVES", doc="Approvals of the variant.")
+    packages = RelationshipFrom("PublishPackage", "INCLUDES", doc="Packages that include it.")
 
 
 class PromptArtifact(Record):
@@ -194,8 +225,8 @@ class PromptArtifact(Record):
     input_refs = JSONProperty()
     output_refs = JSONProperty()
 
-    generated_assets = RelationshipTo("Asset", "GENERATED")
-    generated_variants = RelationshipTo("AssetVariant", "GENERATED")
+    generated_assets = RelationshipTo("Asset", "GENERATED", doc="Assets it generated.")
+    generated_variants = RelationshipTo("AssetVariant", "GENERATED", doc="Variants it generated.")
 
 
 class ApprovalRecord(Record):
@@ -212,8 +243,10 @@ class ApprovalRecord(Record):
     notes = StringProperty()
     evidence_uri = StringProperty()
 
-    approved_asset = RelationshipTo("Asset", "APPROVES")
-    approved_variant = RelationshipTo("AssetVariant", "APPROVES")
+    approved_asset = RelationshipTo("Asset", "APPROVES", ZeroOrOne, doc="The asset it approves.")
+    approved_variant = RelationshipTo(
+        "AssetVariant", "APPROVES", ZeroOrOne, doc="The variant it approves."
+    )
 
 
 class PublishPackage(Record):
@@ -228,9 +261,9 @@ class PublishPackage(Record):
     scheduled_at = DateTimeProperty()
     status = _enum(e.PackageStatus, required=True)
 
-    plan = RelationshipTo("Plan", "FOR_PLAN")
-    variants = RelationshipTo("AssetVariant", "INCLUDES")
-    runs = RelationshipTo("PublishRun", "HAS_RUN")
+    plan = RelationshipTo("Plan", "FOR_PLAN", ZeroOrOne, doc="The plan it publishes.")
+    variants = RelationshipTo("AssetVariant", "INCLUDES", doc="The variants it includes.")
+    runs = RelationshipTo("PublishRun", "HAS_RUN", doc="Attempts to publish it.")
 
 
 class PublishRun(Record):
@@ -243,8 +276,12 @@ class PublishRun(Record):
     error = StringProperty()
     finished_at = DateTimeProperty()
 
-    package = RelationshipFrom("PublishPackage", "HAS_RUN")
-    evidence = RelationshipTo("EvidenceArtifact", "HAS_EVIDENCE")
+    package = RelationshipFrom(
+        "PublishPackage", "HAS_RUN", ZeroOrOne, doc="The package this run published."
+    )
+    evidence = RelationshipTo(
+        "EvidenceArtifact", "HAS_EVIDENCE", doc="Screenshots, logs and responses."
+    )
 
 
 class EvidenceArtifact(Record):
@@ -260,7 +297,7 @@ class EvidenceArtifact(Record):
     size = IntegerProperty(required=True)
     content_type = StringProperty(required=True)
 
-    run = RelationshipFrom("PublishRun", "HAS_EVIDENCE")
+    run = RelationshipFrom("PublishRun", "HAS_EVIDENCE", ZeroOrOne, doc="The run it documents.")
 
 
 class ConversationThread(Record):
@@ -288,9 +325,11 @@ class ConversationThread(Record):
     needs_summary_reason = StringProperty()
     needs_summary_since = DateTimeProperty()  # when it joined the summary queue
 
-    events = RelationshipTo("ConversationEvent", "HAS_EVENT")
-    summaries = RelationshipTo("ThreadSummary", "HAS_SUMMARY")
-    engagement = RelationshipFrom("EngagementEvent", "CONCERNS")
+    events = RelationshipTo("ConversationEvent", "HAS_EVENT", doc="The thread's events.")
+    summaries = RelationshipTo("ThreadSummary", "HAS_SUMMARY", doc="Every summary version, kept.")
+    engagement = RelationshipFrom(
+        "EngagementEvent", "CONCERNS", doc="Engagement events about the thread."
+    )
 
 
 class ConversationEvent(Record):
@@ -317,7 +356,9 @@ class ConversationEvent(Record):
     media_uris = ArrayProperty(StringProperty())
     metadata = JSONProperty()
 
-    thread = RelationshipFrom("ConversationThread", "HAS_EVENT")
+    thread = RelationshipFrom(
+        "ConversationThread", "HAS_EVENT", ZeroOrOne, doc="The thread it belongs to."
+    )
 
 
 class ThreadSummary(Record):
@@ -336,7 +377,9 @@ class ThreadSummary(Record):
     method = StringProperty(required=True)
     events_covered = IntegerProperty(required=True)
 
-    thread = RelationshipFrom("ConversationThread", "HAS_SUMMARY")
+    thread = RelationshipFrom(
+        "ConversationThread", "HAS_SUMMARY", ZeroOrOne, doc="The summarised thread."
+    )
 
 
 class EngagementEvent(Record):
@@ -357,10 +400,14 @@ class EngagementEvent(Record):
     result = _enum(e.EngagementResult, required=True)
     failure_reason = StringProperty()
 
-    asset = RelationshipTo("Asset", "CONCERNS")
-    variant = RelationshipTo("AssetVariant", "CONCERNS")
-    publish_run = RelationshipTo("PublishRun", "CONCERNS")
-    thread = RelationshipTo("ConversationThread", "CONCERNS")
+    asset = RelationshipTo("Asset", "CONCERNS", ZeroOrOne, doc="The asset it concerns.")
+    variant = RelationshipTo("AssetVariant", "CONCERNS", ZeroOrOne, doc="The variant it concerns.")
+    publish_run = RelationshipTo(
+        "PublishRun", "CONCERNS", ZeroOrOne, doc="The publish run it concerns."
+    )
+    thread = RelationshipTo(
+        "ConversationThread", "CONCERNS", ZeroOrOne, doc="The thread it concerns."
+    )
 
 
 class PerformanceMetric(Record):
@@ -380,9 +427,9 @@ class PerformanceMetric(Record):
     window_start = DateTimeProperty(required=True)
     window_end = DateTimeProperty(required=True)
 
-    asset = RelationshipTo("Asset", "MEASURES")
-    variant = RelationshipTo("AssetVariant", "MEASURES")
-    plan = RelationshipTo("Plan", "MEASURES")
+    asset = RelationshipTo("Asset", "MEASURES", ZeroOrOne, doc="The asset measured.")
+    variant = RelationshipTo("AssetVariant", "MEASURES", ZeroOrOne, doc="The variant measured.")
+    plan = RelationshipTo("Plan", "MEASURES", ZeroOrOne, doc="The plan measured.")
 
 
 class Agent(Record):
@@ -393,8 +440,8 @@ class Agent(Record):
     state = JSONProperty()  # resumable agent state (seeds 001, 004), replaced as a whole
     state_version = IntegerProperty()
 
-    episodes = RelationshipTo("AgentEpisode", "RAN")
-    cycles = RelationshipTo("AgentCycle", "HAS_CYCLE")
+    episodes = RelationshipTo("AgentEpisode", "RAN", doc="Episodes the agent ran.")
+    cycles = RelationshipTo("AgentCycle", "HAS_CYCLE", doc="Its think-act cycles.")
 
 
 class AgentEpisode(Record):
@@ -423,18 +470,20 @@ class AgentEpisode(Record):
     tool_call_appends = IntegerProperty()
     tool_call_bytes = IntegerProperty()
 
-    agent = RelationshipFrom("Agent", "RAN")
-    parent = RelationshipFrom("AgentEpisode", "SPAWNED")
-    children = RelationshipTo("AgentEpisode", "SPAWNED")
-    read_plan_nodes = RelationshipTo("PlanNode", "READ")
-    read_assets = RelationshipTo("Asset", "READ")
-    read_threads = RelationshipTo("ConversationThread", "READ")
-    read_lessons = RelationshipTo("Lesson", "READ")
-    wrote_plan_nodes = RelationshipTo("PlanNode", "WROTE")
-    wrote_assets = RelationshipTo("Asset", "WROTE")
-    wrote_threads = RelationshipTo("ConversationThread", "WROTE")
-    wrote_engagement = RelationshipTo("EngagementEvent", "WROTE")
-    wrote_lessons = RelationshipTo("Lesson", "WROTE")
+    agent = RelationshipFrom("Agent", "RAN", ZeroOrOne, doc="The agent that ran it.")
+    parent = RelationshipFrom(
+        "AgentEpisode", "SPAWNED", ZeroOrOne, doc="The episode that spawned it."
+    )
+    children = RelationshipTo("AgentEpisode", "SPAWNED", doc="Episodes it spawned.")
+    read_plan_nodes = RelationshipTo("PlanNode", "READ", doc="Plan nodes it read.")
+    read_assets = RelationshipTo("Asset", "READ", doc="Assets it read.")
+    read_threads = RelationshipTo("ConversationThread", "READ", doc="Threads it read.")
+    read_lessons = RelationshipTo("Lesson", "READ", doc="Lessons it read.")
+    wrote_plan_nodes = RelationshipTo("PlanNode", "WROTE", doc="Plan nodes it wrote.")
+    wrote_assets = RelationshipTo("Asset", "WROTE", doc="Assets it wrote.")
+    wrote_threads = RelationshipTo("ConversationThread", "WROTE", doc="Threads it wrote.")
+    wrote_engagement = RelationshipTo("EngagementEvent", "WROTE", doc="Engagement events it wrote.")
+    wrote_lessons = RelationshipTo("Lesson", "WROTE", doc="Lessons it wrote.")
 
 
 class Lesson(Record):
@@ -458,10 +507,16 @@ class Lesson(Record):
     superseded_by = StringProperty()
     retired = BooleanProperty(required=True)
 
-    evidence_metrics = RelationshipTo("PerformanceMetric", "EVIDENCED_BY")
-    evidence_episodes = RelationshipTo("AgentEpisode", "EVIDENCED_BY")
-    supersedes = RelationshipTo("Lesson", "SUPERSEDES")
-    superseded = RelationshipFrom("Lesson", "SUPERSEDES")
+    evidence_metrics = RelationshipTo(
+        "PerformanceMetric", "EVIDENCED_BY", doc="Metrics that evidence it."
+    )
+    evidence_episodes = RelationshipTo(
+        "AgentEpisode", "EVIDENCED_BY", doc="Episodes that evidence it."
+    )
+    supersedes = RelationshipTo("Lesson", "SUPERSEDES", doc="Lessons it superseded.")
+    superseded = RelationshipFrom(
+        "Lesson", "SUPERSEDES", doc="The lesson that superseded it (SUPERSEDES, incoming)."
+    )
 
 
 class ClientSnapshot(Record):
@@ -477,8 +532,8 @@ class ClientSnapshot(Record):
     risks = JSONProperty()
     strategy_notes_uri = StringProperty()
 
-    assets = RelationshipTo("Asset", "TOP_ASSET")
-    lessons = RelationshipTo("Lesson", "TOP_LESSON")
+    assets = RelationshipTo("Asset", "TOP_ASSET", doc="Top assets of the window.")
+    lessons = RelationshipTo("Lesson", "TOP_LESSON", doc="Top lessons of the window.")
 
 
 SEED_MODEL: tuple[type[Record], ...] = (

@@ -17,7 +17,7 @@ from typing import Any
 from app.graph.executor import GraphExecutor
 from app.retrieval.embedder import Embedder
 from app.retrieval.indexing import PassResult, TextLoader, index_pass
-from app.retrieval.searchable import SEARCHABLE
+from app.retrieval.searchable import SEARCHABLE, SearchableSpec
 
 log = logging.getLogger(__name__)
 
@@ -111,15 +111,7 @@ class EmbeddingWorker:
         for label, spec in SEARCHABLE.items():
             cursor = self._cursors.get(label, EPOCH)
             started = datetime.now(UTC)
-            backlog = await index_pass(
-                self.graph,
-                self.embedder,
-                load_text=self.load_text,
-                spec=spec,
-                batch=self.backlog_batch,
-                newest_first=False,
-                since=cursor - SAFETY,
-            )
+            backlog = await self._pass(spec, self.backlog_batch, since=cursor - SAFETY)
             full = backlog.seen >= self.backlog_batch
             if full and backlog.oldest is not None:
                 oldest = min(oldest or backlog.oldest, backlog.oldest)
@@ -129,7 +121,6 @@ class EmbeddingWorker:
                 new_cursor = min(backlog.newest, new_cursor)
             moved = max(cursor, new_cursor)
             await self._save_cursor(label, moved, moved_by_records=backlog.seen > 0)
-            self._count(backlog)
             if backlog.seen:  # an idle backlog pass took no time: no need to look again
                 more = await self._fresh_passes() or more
             more = more or full
@@ -145,25 +136,29 @@ class EmbeddingWorker:
             default = (self.status.started_at or datetime.now(UTC)) - FRESH_WINDOW
             since = self._fresh_since.get(label, default)
             started = datetime.now(UTC)
-            fresh = await index_pass(
-                self.graph,
-                self.embedder,
-                load_text=self.load_text,
-                spec=spec,
-                batch=self.batch,
-                newest_first=True,
-                since=since,
-            )
-            self._count(fresh)
+            fresh = await self._pass(spec, self.batch, since=since, newest_first=True)
             if fresh.seen >= self.batch:
                 more = True
             else:
                 self._fresh_since[label] = max(since, started - SAFETY)
         return more
 
-    def _count(self, result: PassResult) -> None:
+    async def _pass(
+        self, spec: SearchableSpec, batch: int, *, since: datetime, newest_first: bool = False
+    ) -> PassResult:
+        """One indexing pass over `spec`'s label, counted in the status."""
+        result = await index_pass(
+            self.graph,
+            self.embedder,
+            load_text=self.load_text,
+            spec=spec,
+            batch=batch,
+            newest_first=newest_first,
+            since=since,
+        )
         self.status.indexed_total += result.embedded
         self.status.failed_total += result.failed
+        return result
 
     async def _save_cursor(self, label: str, since: datetime, *, moved_by_records: bool) -> None:
         """An idle pass moves the cursor with the clock; persisting that on every cycle would be

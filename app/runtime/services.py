@@ -15,6 +15,7 @@ from neo4j import AsyncDriver, AsyncGraphDatabase
 
 from app.artifacts.store import ArtifactStore, open_store
 from app.domain.kernel.principal import Principal
+from app.graph import temporal_codec
 from app.graph.executor import GraphExecutor, driver_timeouts
 from app.graph.migrations import migrate
 from app.model.enums import Role
@@ -52,6 +53,7 @@ def open_driver(settings: Settings, *, bounded: bool) -> AsyncDriver:
 
 
 async def open_services(settings: Settings, *, apply_migrations: bool = True) -> Services:
+    temporal_codec.install()  # before the driver opens connections (app/graph/temporal_codec.py)
     driver = open_driver(settings, bounded=True)
     await driver.verify_connectivity()
     graph = GraphExecutor(

@@ -113,7 +113,7 @@ def test_liveness_with_either_clock() -> None:
 def test_compiled_reads_hide_exactly_what_live_hides() -> None:
     visible = entity("MemoryRecord").visible
     assert visible is not None
-    assert visible.format(n="n0") == f.live("n0", f.DB_CLOCK)
+    assert visible("n0") == f.live("n0", f.DB_CLOCK)
 
 
 def test_record_projection_nulls_every_hidden_index_property_and_only_those() -> None:

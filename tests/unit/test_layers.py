@@ -41,12 +41,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("app.cli", "app.__main__"),
 )
 
-# TODO(issue 12, next phase): empty this list. The bounded context of an episode is assembled
-# in retrieval from aggregates' rules; it belongs above them.
-KNOWN_UPWARD = {
-    ("app.retrieval.context", "app.domain.agents"),
-    ("app.retrieval.context_sections", "app.domain.lessons"),
-}
+KNOWN_UPWARD: set[tuple[str, str]] = set()
 
 
 def _sources() -> Iterator[Path]:

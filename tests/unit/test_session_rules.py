@@ -36,8 +36,12 @@ def test_timelines_keep_first_use_order_and_are_bounded() -> None:
 
 def test_new_session_fields() -> None:
     stored = rules.check_new_session({"agent": "brad", "metadata": {"call": 1}})
-    assert stored == {"agent": "brad", "subject": None, "external_ref": None,
-                      "metadata": '{"call":1}'}
+    assert stored == {
+        "agent": "brad",
+        "subject": None,
+        "external_ref": None,
+        "metadata": '{"call":1}',
+    }
     for bad, field in [
         ({"agent": ""}, "agent"),
         ({"agent": "brad", "subject": "al ice"}, "subject"),
@@ -83,14 +87,20 @@ def test_summary_counts_quotes_highlights_and_is_deterministic() -> None:
         _entry("Hey Brad, can you help me with Sarah?", by="alice"),
         _entry("Talk to her directly on Monday.", priority=9),
         _entry("Plan: document everything", "planning"),
-        {"content": {"mood": "stressed"}, "timeline": "main", "source_agent": "brad",
-         "priority": 1},
+        {
+            "content": {"mood": "stressed"},
+            "timeline": "main",
+            "source_agent": "brad",
+            "priority": 1,
+        },
     ]
     counts = {"main": 3, "planning": 1}
     ended = NOW + timedelta(minutes=12, seconds=34)
     text = summary_text(SESSION, entries, counts, ended)
-    assert text.startswith("Session of brad with alice: 4 entries on 2 timeline(s) "
-                           "(main: 3, planning: 1), 12 min 34 s.")
+    assert text.startswith(
+        "Session of brad with alice: 4 entries on 2 timeline(s) "
+        "(main: 3, planning: 1), 12 min 34 s."
+    )
     assert "[main] Talk to her directly on Monday." in text
     assert '[main] {"mood": "stressed"}' in text
     assert text == summary_text(SESSION, entries, counts, ended)

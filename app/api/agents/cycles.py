@@ -13,6 +13,7 @@ from app.api.agents.resume import resume_row
 from app.api.context import Info
 from app.api.idempotent import IdempotencyKey, idempotent
 from app.api.inputs import input_arguments
+from app.api.record_mutations import creates
 from app.api.resolve import write
 from app.api.types.agent_memory import AgentCycle
 from app.api.types.agents import Agent
@@ -34,16 +35,14 @@ class AgentResume:
 
 @strawberry.type
 class CycleMutations:
-    @strawberry.mutation(
-        description="Record a cycle's action proposal (status PROPOSED), numbered after the "
-        "agent's last cycle, linked (PRODUCED) to memory records it produced."
+    record_cycle = creates(
+        agents.record_cycle,
+        AgentCycle,
+        RecordCycleInput,
+        "Record a cycle's action proposal (status PROPOSED), numbered after the "
+        "agent's last cycle, linked (PRODUCED) to memory records it produced.",
+        apart=("agent_name", "memory_ids"),
     )
-    @idempotent
-    async def record_cycle(
-        self, info: Info, input: RecordCycleInput, idempotency_key: IdempotencyKey = None
-    ) -> AgentCycle:
-        arguments = input_arguments(input, "agent_name", "memory_ids")
-        return await write(info, agents.record_cycle, AgentCycle, **arguments)
 
     @strawberry.mutation(
         description="Complete a PROPOSED cycle with its action result (SUCCEEDED or FAILED); "

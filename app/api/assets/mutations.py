@@ -1,21 +1,18 @@
-"""Asset, variant, prompt and approval mutations; publishing ones are merged in from
-publishing.py. Resolvers are thin: the domain validates, writes and raises typed errors."""
+"""Asset, variant, prompt and approval mutations (publishing ones: publishing.py). Resolvers
+are thin: the domain validates, writes and raises typed errors."""
 
 from __future__ import annotations
 
 import dataclasses
 
 import strawberry
-from strawberry.tools import merge_types
 
 from app.api.assets import inputs as i
 from app.api.assets import outputs as o
-from app.api.assets.publishing import PublishingMutations
 from app.api.context import Info
 from app.api.idempotent import IdempotencyKey, idempotent
-from app.api.inputs import given_fields, input_arguments
-from app.api.read.nodes import load_written_at
-from app.api.resolve import run, write
+from app.api.record_mutations import creates, transitions, updates
+from app.api.resolve import load_payload, run, write
 from app.api.types.assets import ApprovalRecord, Asset, AssetVariant, PromptArtifact
 from app.domain import assets
 from app.model.enums import AssetStatus, VariantStatus
@@ -23,21 +20,27 @@ from app.model.enums import AssetStatus, VariantStatus
 
 @strawberry.type
 class AssetGraphMutations:
-    @strawberry.mutation(description="Create a draft asset, optionally from a blueprint plan node.")
-    @idempotent
-    async def create_asset(
-        self, info: Info, input: i.CreateAssetInput, idempotency_key: IdempotencyKey = None
-    ) -> Asset:
-        return await write(info, assets.create_asset, Asset, fields=dataclasses.asdict(input))
-
-    @strawberry.mutation(description="Change an asset's title, summary or primary artifact.")
-    async def update_asset(self, info: Info, id: strawberry.ID, input: i.UpdateAssetInput) -> Asset:
-        changes = given_fields(input, required=frozenset({"title"}))
-        return await write(info, assets.update_asset, Asset, asset_id=id, changes=changes)
-
-    @strawberry.mutation(description="Move an asset to another status; INVALID_TRANSITION if not.")
-    async def transition_asset(self, info: Info, id: strawberry.ID, to: AssetStatus) -> Asset:
-        return await write(info, assets.transition_asset, Asset, asset_id=id, target=to)
+    create_asset = creates(
+        assets.create_asset,
+        Asset,
+        i.CreateAssetInput,
+        "Create a draft asset, optionally from a blueprint plan node.",
+    )
+    update_asset = updates(
+        assets.update_asset,
+        Asset,
+        i.UpdateAssetInput,
+        "Change an asset's title, summary or primary artifact.",
+        id_name="asset_id",
+        required=frozenset({"title"}),
+    )
+    transition_asset = transitions(
+        assets.transition_asset,
+        Asset,
+        AssetStatus,
+        "Move an asset to another status; INVALID_TRANSITION if not.",
+        id_name="asset_id",
+    )
 
     @strawberry.mutation(
         description="Create a pending variant; a checksum the client already has returns that "
@@ -55,31 +58,29 @@ class AssetGraphMutations:
             asset_id=fields.pop("asset_id"),
             fields=fields,
         )
-        variant = await load_written_at(info, AssetVariant, written.variant, "variant")
-        return o.CreateAssetVariantPayload(variant=variant, deduplicated=written.deduplicated)
+        return await load_payload(info, o.CreateAssetVariantPayload, written)
 
-    @strawberry.mutation(description="Change a variant's caption, dimensions or duration.")
-    async def update_asset_variant(
-        self, info: Info, id: strawberry.ID, input: i.UpdateAssetVariantInput
-    ) -> AssetVariant:
-        changes = given_fields(input)
-        return await write(
-            info, assets.update_variant, AssetVariant, variant_id=id, changes=changes
-        )
-
-    @strawberry.mutation(description="Move a variant to another status.")
-    async def transition_asset_variant(
-        self, info: Info, id: strawberry.ID, to: VariantStatus
-    ) -> AssetVariant:
-        return await write(info, assets.transition_variant, AssetVariant, variant_id=id, target=to)
-
-    @strawberry.mutation(description="Record a prompt (text stored in object storage); immutable.")
-    @idempotent
-    async def create_prompt_artifact(
-        self, info: Info, input: i.CreatePromptArtifactInput, idempotency_key: IdempotencyKey = None
-    ) -> PromptArtifact:
-        arguments = input_arguments(input, "prompt_text")
-        return await write(info, assets.create_prompt, PromptArtifact, **arguments)
+    update_asset_variant = updates(
+        assets.update_variant,
+        AssetVariant,
+        i.UpdateAssetVariantInput,
+        "Change a variant's caption, dimensions or duration.",
+        id_name="variant_id",
+    )
+    transition_asset_variant = transitions(
+        assets.transition_variant,
+        AssetVariant,
+        VariantStatus,
+        "Move a variant to another status.",
+        id_name="variant_id",
+    )
+    create_prompt_artifact = creates(
+        assets.create_prompt,
+        PromptArtifact,
+        i.CreatePromptArtifactInput,
+        "Record a prompt (text stored in object storage); immutable.",
+        apart=("prompt_text",),
+    )
 
     @strawberry.mutation(description="Ask for an approval of one asset or one variant (pending).")
     @idempotent
@@ -110,6 +111,3 @@ class AssetGraphMutations:
             evidence=i.upload_bytes(input.content_base64),
             content_type=input.content_type,
         )
-
-
-AssetMutations = merge_types("AssetMutations", (AssetGraphMutations, PublishingMutations))

@@ -9,7 +9,7 @@ import strawberry
 from app.api.assets import inputs as i
 from app.api.context import Info
 from app.api.idempotent import IdempotencyKey, idempotent
-from app.api.inputs import given_fields
+from app.api.record_mutations import creates, transitions, updates
 from app.api.resolve import write
 from app.api.types.publishing import EvidenceArtifact, PublishPackage, PublishRun
 from app.domain import assets
@@ -18,33 +18,28 @@ from app.model.enums import PackageStatus
 
 @strawberry.type
 class PublishingMutations:
-    @strawberry.mutation(description="Bundle variants of the client for a plan (status queued).")
-    @idempotent
-    async def create_publish_package(
-        self, info: Info, input: i.CreatePublishPackageInput, idempotency_key: IdempotencyKey = None
-    ) -> PublishPackage:
-        fields = dataclasses.asdict(input)
-        return await write(info, assets.create_package, PublishPackage, fields=fields)
-
-    @strawberry.mutation(description="Change target platforms or scheduledAt before publishing.")
-    async def update_publish_package(
-        self, info: Info, id: strawberry.ID, input: i.UpdatePublishPackageInput
-    ) -> PublishPackage:
-        changes = given_fields(input, required=frozenset({"target_platforms"}))
-        return await write(
-            info, assets.update_package, PublishPackage, package_id=id, changes=changes
-        )
-
-    @strawberry.mutation(
-        description="Move a package to another status; PUBLISHING needs every policy-required "
-        "approval approved (APPROVAL_REQUIRED), PUBLISHED a succeeded run."
+    create_publish_package = creates(
+        assets.create_package,
+        PublishPackage,
+        i.CreatePublishPackageInput,
+        "Bundle variants of the client for a plan (status queued).",
     )
-    async def transition_publish_package(
-        self, info: Info, id: strawberry.ID, to: PackageStatus
-    ) -> PublishPackage:
-        return await write(
-            info, assets.transition_package, PublishPackage, package_id=id, target=to
-        )
+    update_publish_package = updates(
+        assets.update_package,
+        PublishPackage,
+        i.UpdatePublishPackageInput,
+        "Change target platforms or scheduledAt before publishing.",
+        id_name="package_id",
+        required=frozenset({"target_platforms"}),
+    )
+    transition_publish_package = transitions(
+        assets.transition_package,
+        PublishPackage,
+        PackageStatus,
+        "Move a package to another status; PUBLISHING needs every policy-required "
+        "approval approved (APPROVAL_REQUIRED), PUBLISHED a succeeded run.",
+        id_name="package_id",
+    )
 
     @strawberry.mutation(description="Start a run of a publishing package on one platform.")
     @idempotent

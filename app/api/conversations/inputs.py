@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import datetime
 from typing import Any
 
@@ -64,14 +65,5 @@ class AppendConversationEventInput:
 
 def event_item(data: AppendConversationEventInput) -> dict[str, Any]:
     """The plain fields the domain validates, media decoded to (bytes, content type)."""
-    return {
-        "thread_id": data.thread_id,
-        "direction": data.direction,
-        "event_type": data.event_type,
-        "external_ref": data.external_ref,
-        "text": data.text,
-        "metadata": data.metadata,
-        "occurred_at": data.occurred_at,
-        "media": [(upload_bytes(m.content_base64), m.content_type) for m in data.media],
-        "media_uris": list(data.media_uris),
-    }
+    media = [(upload_bytes(m.content_base64), m.content_type) for m in data.media]
+    return dataclasses.asdict(data) | {"media": media, "media_uris": list(data.media_uris)}

@@ -3,7 +3,8 @@ summaries); each is one transaction, validated before it writes."""
 
 from __future__ import annotations
 
-import dataclasses
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 import strawberry
 
@@ -11,12 +12,11 @@ from app.api.context import Info
 from app.api.conversations import inputs as i
 from app.api.conversations import outputs as o
 from app.api.idempotent import IdempotencyKey, idempotent
-from app.api.inputs import given_fields
-from app.api.read.nodes import load_written_at
-from app.api.resolve import run, write
-from app.api.types.conversations import ConversationEvent, ConversationThread, ThreadSummary
+from app.api.record_mutations import creates, transitions, updates
+from app.api.resolve import run, write, write_payload
+from app.api.types.conversations import ConversationEvent, ConversationThread
 from app.domain import conversations
-from app.domain.conversations import ConversationPolicy, SummaryWrite
+from app.domain.conversations import ConversationPolicy
 from app.model.enums import HandoffState, ThreadStatus
 
 
@@ -24,57 +24,49 @@ def _policy(info: Info) -> ConversationPolicy:
     return ConversationPolicy.from_settings(info.context.services.settings)
 
 
-async def _summary_payload(info: Info, written: SummaryWrite) -> o.ThreadSummaryPayload:
-    return o.ThreadSummaryPayload(
-        summary=await load_written_at(info, ThreadSummary, written.summary, "summary"),
-        thread=await load_written_at(info, ConversationThread, written.thread, "thread"),
-    )
+async def _summary_write(
+    info: Info, action: Callable[..., Awaitable[Any]], **arguments: Any
+) -> o.ThreadSummaryPayload:
+    """A summary version written under the conversation policy: the summary and its thread."""
+    payload = o.ThreadSummaryPayload
+    return await write_payload(info, action, payload, policy=_policy(info), **arguments)
 
 
 @strawberry.type
 class ConversationMutations:
-    @strawberry.mutation(
-        description="Create an open thread; idempotent per (platform, externalThreadRef)."
+    create_conversation_thread = creates(
+        conversations.create_thread,
+        o.CreateConversationThreadPayload,
+        i.CreateConversationThreadInput,
+        "Create an open thread; idempotent per (platform, externalThreadRef).",
+        keyed=False,
     )
-    async def create_conversation_thread(
-        self, info: Info, input: i.CreateConversationThreadInput
-    ) -> o.CreateConversationThreadPayload:
-        written = await run(info, conversations.create_thread, fields=dataclasses.asdict(input))
-        thread = await load_written_at(info, ConversationThread, written.thread, "thread")
-        return o.CreateConversationThreadPayload(thread=thread, created=written.created)
 
-    @strawberry.mutation(description="Change the participant, safety flags or open questions.")
-    async def update_conversation_thread(
-        self, info: Info, id: strawberry.ID, input: i.UpdateConversationThreadInput
-    ) -> ConversationThread:
-        changes = given_fields(input)
-        return await write(
-            info, conversations.update_thread, ConversationThread, thread_id=id, changes=changes
-        )
-
-    @strawberry.mutation(
-        description="Move a thread's status (open -> dormant|escalated|closed, dormant -> "
+    update_conversation_thread = updates(
+        conversations.update_thread,
+        ConversationThread,
+        i.UpdateConversationThreadInput,
+        "Change the participant, safety flags or open questions.",
+        id_name="thread_id",
+    )
+    transition_conversation_thread = transitions(
+        conversations.transition_thread,
+        ConversationThread,
+        ThreadStatus,
+        "Move a thread's status (open -> dormant|escalated|closed, dormant -> "
         "open|closed, escalated -> open|closed, closed -> open). ESCALATED sets handoffState "
         "AWAITING_HUMAN; reopening clears a COMPLETED handoff and is refused while a human is "
-        "awaited. INVALID_TRANSITION otherwise."
+        "awaited. INVALID_TRANSITION otherwise.",
+        id_name="thread_id",
     )
-    async def transition_conversation_thread(
-        self, info: Info, id: strawberry.ID, to: ThreadStatus
-    ) -> ConversationThread:
-        return await write(
-            info, conversations.transition_thread, ConversationThread, thread_id=id, target=to
-        )
-
-    @strawberry.mutation(
-        description="Mark a human handoff done (AWAITING_HUMAN -> COMPLETED); the other moves "
-        "follow from escalating and reopening the thread."
+    transition_thread_handoff = transitions(
+        conversations.transition_handoff,
+        ConversationThread,
+        HandoffState,
+        "Mark a human handoff done (AWAITING_HUMAN -> COMPLETED); the other moves "
+        "follow from escalating and reopening the thread.",
+        id_name="thread_id",
     )
-    async def transition_thread_handoff(
-        self, info: Info, id: strawberry.ID, to: HandoffState
-    ) -> ConversationThread:
-        return await write(
-            info, conversations.transition_handoff, ConversationThread, thread_id=id, target=to
-        )
 
     @strawberry.mutation(
         description="Append an event to a thread (next sequence number); a retry with the same "
@@ -84,9 +76,13 @@ class ConversationMutations:
         self, info: Info, input: i.AppendConversationEventInput
     ) -> o.AppendConversationEventPayload:
         item = i.event_item(input)
-        written = await run(info, conversations.append_event, policy=_policy(info), item=item)
-        event = await load_written_at(info, ConversationEvent, written.event, "event")
-        return o.AppendConversationEventPayload(event=event, duplicate=written.duplicate)
+        return await write_payload(
+            info,
+            conversations.append_event,
+            o.AppendConversationEventPayload,
+            policy=_policy(info),
+            item=item,
+        )
 
     @strawberry.mutation(
         description="Append up to 500 events (to one or more threads) in one transaction, all "
@@ -132,17 +128,15 @@ class ConversationMutations:
         events_covered: int | None = None,
         idempotency_key: IdempotencyKey = None,
     ) -> o.ThreadSummaryPayload:
-        written = await run(
+        return await _summary_write(
             info,
             conversations.write_summary,
-            policy=_policy(info),
             thread_id=thread_id,
             summary_short=summary_short,
             summary_long=summary_long,
             open_questions=open_questions,
             events_covered=events_covered,
         )
-        return await _summary_payload(info, written)
 
     @strawberry.mutation(
         description="Summarize the thread's last 200 events with the built-in extractive "
@@ -152,7 +146,4 @@ class ConversationMutations:
     async def summarize_thread(
         self, info: Info, thread_id: strawberry.ID, idempotency_key: IdempotencyKey = None
     ) -> o.ThreadSummaryPayload:
-        written = await run(
-            info, conversations.summarize_thread, policy=_policy(info), thread_id=thread_id
-        )
-        return await _summary_payload(info, written)
+        return await _summary_write(info, conversations.summarize_thread, thread_id=thread_id)

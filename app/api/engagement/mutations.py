@@ -2,32 +2,27 @@
 
 from __future__ import annotations
 
-import dataclasses
-
 import strawberry
 
 from app.api.context import Info
 from app.api.engagement import inputs as i
 from app.api.engagement import outputs as o
-from app.api.read.nodes import load_written_at
+from app.api.record_mutations import creates
 from app.api.resolve import run
-from app.api.types.engagement import EngagementEvent
 from app.domain import engagement
 from app.domain.engagement import ingest_metrics
 
 
 @strawberry.type
 class EngagementMutations:
-    @strawberry.mutation(
-        description="Record an engagement event with CONCERNS links to the records it is about; "
-        "an externalRef already recorded returns that event with deduplicated: true."
+    record_engagement_event = creates(
+        engagement.record_event,
+        o.RecordEngagementEventPayload,
+        i.RecordEngagementEventInput,
+        "Record an engagement event with CONCERNS links to the records it is about; "
+        "an externalRef already recorded returns that event with deduplicated: true.",
+        keyed=False,
     )
-    async def record_engagement_event(
-        self, info: Info, input: i.RecordEngagementEventInput
-    ) -> o.RecordEngagementEventPayload:
-        written = await run(info, engagement.record_event, fields=dataclasses.asdict(input))
-        event = await load_written_at(info, EngagementEvent, written.event, "event")
-        return o.RecordEngagementEventPayload(event=event, deduplicated=written.deduplicated)
 
     @strawberry.mutation(
         description="Ingest metrics in bulk: all are validated first (any invalid one refuses "

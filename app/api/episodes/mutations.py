@@ -15,7 +15,7 @@ from app.api.episodes.inputs import (
     StartEpisodeInput,
 )
 from app.api.idempotent import IdempotencyKey, idempotent
-from app.api.inputs import input_arguments
+from app.api.record_mutations import creates
 from app.api.resolve import write
 from app.api.types.agents import Agent, AgentEpisode
 from app.domain import agents, episodes
@@ -30,13 +30,13 @@ class EpisodeMutations:
             info, agents.ensure_agent, Agent, name=given.name, description=given.description
         )
 
-    @strawberry.mutation(description="Start a RUNNING episode of an agent (created on first use).")
-    @idempotent
-    async def start_episode(
-        self, info: Info, input: StartEpisodeInput, idempotency_key: IdempotencyKey = None
-    ) -> AgentEpisode:
-        arguments = input_arguments(input, "agent_name", "parent_episode_id")
-        return await write(info, episodes.start_episode, AgentEpisode, **arguments)
+    start_episode = creates(
+        episodes.start_episode,
+        AgentEpisode,
+        StartEpisodeInput,
+        "Start a RUNNING episode of an agent (created on first use).",
+        apart=("agent_name", "parent_episode_id"),
+    )
 
     @strawberry.mutation(
         description="Link a running episode to records it READ (plan nodes, assets, threads, "

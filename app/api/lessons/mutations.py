@@ -11,6 +11,7 @@ import strawberry
 from app.api.context import Info
 from app.api.idempotent import IdempotencyKey, idempotent
 from app.api.lessons.inputs import CreateLessonInput, policy
+from app.api.record_mutations import creates
 from app.api.resolve import run, write
 from app.api.types.lessons import ClientSnapshot, Lesson
 from app.domain import lessons
@@ -24,13 +25,13 @@ class RetiredLessons:
 
 @strawberry.type
 class LessonMutations:
-    @strawberry.mutation(description="Record a lesson with its evidence (metrics, episodes).")
-    @idempotent
-    async def create_lesson(
-        self, info: Info, input: CreateLessonInput, idempotency_key: IdempotencyKey = None
-    ) -> Lesson:
-        fields = dataclasses.asdict(input)
-        return await write(info, lessons.create_lesson, Lesson, fields=fields, policy=policy(info))
+    create_lesson = creates(
+        lessons.create_lesson,
+        Lesson,
+        CreateLessonInput,
+        "Record a lesson with its evidence (metrics, episodes).",
+        policy=policy,
+    )
 
     @strawberry.mutation(
         description="Link more evidence to a lesson. Each new evidence record restarts the decay "

@@ -25,7 +25,13 @@ class NamespaceInput:
     path: list[str] | None = None
 
     def parts(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
+        path = None if self.path is None else list(self.path)
+        return {
+            "subject": self.subject,
+            "agent": self.agent,
+            "session_id": self.session_id,
+            "path": path,
+        }
 
 
 @strawberry.input(

@@ -11,6 +11,7 @@ from app.api.context import Info
 from app.api.idempotent import IdempotencyKey, idempotent
 from app.api.memory import outputs as o
 from app.api.memory.inputs import NamespaceInput, RememberInput, policy
+from app.api.read.calls import planned
 from app.api.read.records import load_record
 from app.api.read.selection import selected
 from app.api.resolve import run
@@ -36,6 +37,7 @@ class MemoryMutations:
         "(namespace, key) as its next version (the previous state kept; a forgotten or expired "
         "key is revived). Content above memoryInlineContentMax bytes goes to object storage."
     )
+    @planned
     @idempotent
     async def remember(
         self, info: Info, input: RememberInput, idempotency_key: IdempotencyKey = None

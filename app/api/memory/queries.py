@@ -7,6 +7,7 @@ import strawberry
 from app.api.context import Info
 from app.api.memory import outputs as o
 from app.api.memory.inputs import MemoryWhere, NamespaceInput
+from app.api.read.calls import planned
 from app.api.read.records import load_record, load_records
 from app.api.read.selection import connection_nodes, selected, selects
 from app.api.resolve import run
@@ -22,6 +23,7 @@ class MemoryQueries:
         "object storage if it lives there). NOT_FOUND when missing, forgotten, expired or "
         "another client's."
     )
+    @planned
     async def recall_memory(
         self,
         info: Info,

@@ -8,7 +8,6 @@ import strawberry
 
 from app.api.context import Info
 from app.api.idempotent import IdempotencyKey, idempotent
-from app.api.inputs import given_fields, input_arguments
 from app.api.plans.graph_inputs import (
     AddPlanEdgeInput,
     CreatePlanGraphInput,
@@ -21,7 +20,8 @@ from app.api.plans.graph_outputs import (
     plan_edge_result,
     plan_graph_result,
 )
-from app.api.resolve import run, write
+from app.api.record_mutations import creates, transitions, updates
+from app.api.resolve import run
 from app.api.types.plans import PlanNode
 from app.domain import plans
 from app.model.enums import PlanNodeStatus
@@ -31,28 +31,28 @@ NON_NULL_ON_UPDATE = frozenset({"node_type", "title"})
 
 @strawberry.type
 class PlanGraphMutations:
-    @strawberry.mutation(description="Add a node to a plan; it starts PENDING unless given.")
-    @idempotent
-    async def create_plan_node(
-        self, info: Info, input: CreatePlanNodeInput, idempotency_key: IdempotencyKey = None
-    ) -> PlanNode:
-        arguments = input_arguments(input, "plan_id")
-        return await write(info, plans.create_plan_node, PlanNode, **arguments)
-
-    @strawberry.mutation(description="Change a plan node's fields (not its status).")
-    async def update_plan_node(
-        self, info: Info, id: strawberry.ID, input: UpdatePlanNodeInput
-    ) -> PlanNode:
-        changes = given_fields(input, required=NON_NULL_ON_UPDATE)
-        return await write(info, plans.update_plan_node, PlanNode, node_id=id, changes=changes)
-
-    @strawberry.mutation(
-        description="Move a plan node to another status; INVALID_TRANSITION if not allowed."
+    create_plan_node = creates(
+        plans.create_plan_node,
+        PlanNode,
+        CreatePlanNodeInput,
+        "Add a node to a plan; it starts PENDING unless given.",
+        apart=("plan_id",),
     )
-    async def transition_plan_node(
-        self, info: Info, id: strawberry.ID, to: PlanNodeStatus
-    ) -> PlanNode:
-        return await write(info, plans.transition_plan_node, PlanNode, node_id=id, target=to)
+    update_plan_node = updates(
+        plans.update_plan_node,
+        PlanNode,
+        UpdatePlanNodeInput,
+        "Change a plan node's fields (not its status).",
+        id_name="node_id",
+        required=NON_NULL_ON_UPDATE,
+    )
+    transition_plan_node = transitions(
+        plans.transition_plan_node,
+        PlanNode,
+        PlanNodeStatus,
+        "Move a plan node to another status; INVALID_TRANSITION if not allowed.",
+        id_name="node_id",
+    )
 
     @strawberry.mutation(
         description="Add a typed edge between two nodes of one plan. CYCLE if it would close "

@@ -5,10 +5,9 @@ import dataclasses
 import strawberry
 
 from app.api.context import Info
-from app.api.idempotent import IdempotencyKey, idempotent
-from app.api.inputs import given_fields
 from app.api.plans.graph_inputs import ConstraintsSnapshotInput
 from app.api.plans.inputs import CreatePlanInput, UpdatePlanInput
+from app.api.record_mutations import creates, updates
 from app.api.resolve import write
 from app.api.types.plans import Plan
 from app.domain import plans
@@ -19,17 +18,17 @@ NON_NULL_ON_UPDATE = frozenset({"name", "objective_tags", "target_platforms"})
 
 @strawberry.type
 class PlanMutations:
-    @strawberry.mutation(description="Create a plan in status draft.")
-    @idempotent
-    async def create_plan(
-        self, info: Info, input: CreatePlanInput, idempotency_key: IdempotencyKey = None
-    ) -> Plan:
-        return await write(info, plans.create_plan, Plan, fields=dataclasses.asdict(input))
-
-    @strawberry.mutation(description="Change a plan's fields (not its status).")
-    async def update_plan(self, info: Info, id: strawberry.ID, input: UpdatePlanInput) -> Plan:
-        changes = given_fields(input, required=NON_NULL_ON_UPDATE)
-        return await write(info, plans.update_plan, Plan, plan_id=id, changes=changes)
+    create_plan = creates(
+        plans.create_plan, Plan, CreatePlanInput, "Create a plan in status draft."
+    )
+    update_plan = updates(
+        plans.update_plan,
+        Plan,
+        UpdatePlanInput,
+        "Change a plan's fields (not its status).",
+        id_name="plan_id",
+        required=NON_NULL_ON_UPDATE,
+    )
 
     @strawberry.mutation(
         description="Move a plan to another status; INVALID_TRANSITION if not allowed. "

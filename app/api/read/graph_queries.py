@@ -11,8 +11,9 @@ from strawberry.tools import create_type
 
 from app.api.context import Info
 from app.api.read.nodes import get_node, list_nodes
-from app.api.types.base import ListOrder, RecordWhere, every_node_type
+from app.api.types.base import ListOrder, every_node_type
 from app.api.types.connection import Connection
+from app.api.types.related import RecordWhere
 from app.model.labels import ROOT_FIELDS
 
 # Every node type the model names, registered before the root fields refer to them.

@@ -28,6 +28,7 @@ from app.api.context import RequestContext
 from app.api.edge.graphiql_assets import localised
 from app.api.edge.request_body import BadBody, ParsedBody, parse_json, request_json
 from app.api.errors import answer_extensions, http_status, send_answer, shaped, unavailable_body
+from app.api.read.calls import Replay, replaying
 from app.api.read.learning import ReadLearning
 from app.api.read.plans import STATS, ReadPlans
 from app.api.read.view_request import (
@@ -105,6 +106,7 @@ class GraphQLApp(GraphQL[RequestContext, None]):
         query, name = operation["query"], operation.get("operationName")
         variables = operation.get("variables") or {}
         plan = self.plans.find(query, name, variables) if self.plans is not None else None
+        replay: Replay | None = None
         if plan is not None:
             context = await self.get_context(request, None)
             try:
@@ -112,23 +114,26 @@ class GraphQLApp(GraphQL[RequestContext, None]):
             except Unavailable as error:  # strawberry would only meet the same outage again
                 await send_answer(send, unavailable_body(error))
                 return True
-            if data is not None:
+            if isinstance(data, dict):
                 STATS.answered += 1
                 await send_answer(send, {"data": data, **answer_extensions(context)})
                 return True
             STATS.declined += 1
-        context = await self.get_context(request, None)
-        if self.plans is not None and self.plans.may_learn(query, name):
-            context.learning = ReadLearning()
+            replay = data
+        if replay is None:
+            context = await self.get_context(request, None)
+            if self.plans is not None and self.plans.may_learn(query, name):
+                context.learning = ReadLearning()
         try:
-            result = await self.schema.execute(
-                query,
-                variable_values=operation.get("variables"),
-                context_value=context,
-                operation_name=name,
-                allowed_operation_types=POST_OPERATIONS,
-                operation_extensions=operation.get("extensions"),
-            )
+            with replaying(replay.outcomes if replay is not None else None):
+                result = await self.schema.execute(
+                    query,
+                    variable_values=operation.get("variables"),
+                    context_value=context,
+                    operation_name=name,
+                    allowed_operation_types=POST_OPERATIONS,
+                    operation_extensions=operation.get("extensions"),
+                )
         except (CannotGetOperationTypeError, InvalidOperationTypeError, MissingQueryError):
             return False
         if not isinstance(result, ExecutionResult):

@@ -1,7 +1,8 @@
 """What a strawberry execution notes of its root reads, for app/api/read/plans.py.
 
 Root resolvers that read one record by id note the Cypher they ran (`note_read`); the fast path
-then notes the completer of the root field's value and the document around it (`note_root`).
+then notes the completer of the root field's value and the document around it (`note_root`),
+or, for a @planned resolver (app/api/read/calls.py), the call itself (`note_call`).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from graphql import (
     visit,
 )
 
+from app.api.read.calls import RootCall
 from app.api.read.fast_path.values import Completer
 
 Build = Callable[[dict[str, Any]], Any]
@@ -54,6 +56,7 @@ class ReadLearning:
     operation: OperationDefinitionNode | None = None
     fragments: list[FragmentDefinitionNode] = field(default_factory=list)
     reads: dict[str, _Noted] = field(default_factory=dict)
+    calls: dict[str, RootCall] = field(default_factory=dict)
 
     def note_read(
         self,
@@ -95,10 +98,38 @@ class ReadLearning:
         self.operation = operation
         self.fragments = list(fragments)
 
+    def note_call(
+        self,
+        call: RootCall,
+        operation: OperationDefinitionNode,
+        fragments: Iterable[FragmentDefinitionNode],
+    ) -> None:
+        """A root field whose @planned resolver the plan may call again, and its completer."""
+        self.calls[call.response_key] = call
+        self.operation = operation
+        self.fragments = list(fragments)
+
+    def argument_variables(self) -> list[VariableNode]:
+        """The variable nodes that only give root fields their arguments: the ids of reads,
+        and every argument of calls."""
+        ids = [n.id_node for n in self.reads.values() if isinstance(n.id_node, VariableNode)]
+        uses = _VariableUses()
+        for node in (node for call in self.calls.values() for node in call.nodes):
+            for argument in node.arguments or ():
+                visit(argument, uses)
+        return ids + uses.nodes
+
+
+def root_calls(learning: ReadLearning, response_keys: list[str]) -> tuple[RootCall, ...] | None:
+    """The plan's one root call (a document that selects a @planned field alone), or None."""
+    if len(response_keys) != 1 or learning.reads or set(learning.calls) != set(response_keys):
+        return None
+    return (learning.calls[response_keys[0]],)
+
 
 def root_reads(learning: ReadLearning, response_keys: list[str]) -> tuple[RootRead, ...] | None:
     """The plan's root reads, or None where some root field is no read the plan can repeat."""
-    if not response_keys or set(learning.reads) != set(response_keys):
+    if not response_keys or learning.calls or set(learning.reads) != set(response_keys):
         return None
     roots = []
     for key in response_keys:
@@ -124,12 +155,14 @@ class _VariableUses(Visitor):
 
 
 def shaping_variables(
-    operation: OperationDefinitionNode, learning: ReadLearning, roots: tuple[RootRead, ...]
+    operation: OperationDefinitionNode, learning: ReadLearning
 ) -> tuple[str, ...]:
-    """Every variable of the operation but those used only as a root field's id: the ones whose
-    values may change the compiled queries or the completers (limits, filters, @skip/@include)."""
+    """Every variable of the operation but those used only as a root field's id or a call's
+    argument: the ones whose values may change the compiled queries or the completers (limits,
+    filters, @skip/@include)."""
     defined = [d.variable.name.value for d in operation.variable_definitions or ()]
-    id_nodes = {id(n.id_node) for n in learning.reads.values()}
+    arguments = learning.argument_variables()
+    id_nodes = {id(n) for n in arguments}
     uses = _VariableUses()
     visit(operation.selection_set, uses)
     for directive in operation.directives or ():
@@ -137,5 +170,5 @@ def shaping_variables(
     for fragment in learning.fragments:
         visit(fragment, uses)
     shaping = {node.name.value for node in uses.nodes if id(node) not in id_nodes}
-    id_only = {r.id_variable for r in roots} - shaping
-    return tuple(sorted(name for name in defined if name not in id_only))
+    argument_only = {node.name.value for node in arguments} - shaping
+    return tuple(sorted(name for name in defined if name not in argument_only))

@@ -12,6 +12,10 @@ before, without the per-request work of GraphQL execution.
 The plan answers only when it can answer exactly: an id that is not a UUID string, a record
 that is missing (or another client's), or a value the completer leaves to graphql-core sends the
 request back through strawberry, which gives the answer and the errors it always gives.
+
+A document that selects one @planned root field alone (a query or a mutation: remember,
+recallMemory) becomes a plan that calls that field's resolver (app/api/read/calls.py) instead
+of repeating a query; what it cannot answer exactly, strawberry answers from the call's outcome.
 """
 
 from __future__ import annotations
@@ -21,9 +25,16 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from graphql import OperationType
+from graphql import DocumentNode, OperationType
 
-from app.api.read.learning import ReadLearning, RootRead, root_reads, shaping_variables
+from app.api.read.calls import Replay, RootCall, document_of
+from app.api.read.learning import (
+    ReadLearning,
+    RootRead,
+    root_calls,
+    root_reads,
+    shaping_variables,
+)
 from app.domain.kernel.errors import AppError
 from app.domain.kernel.ids import check_id
 
@@ -52,12 +63,19 @@ Document = tuple[str, str | None]  # the query text and the operation name
 @dataclass(frozen=True)
 class ReadPlan:
     roots: tuple[RootRead, ...]
+    call: RootCall | None = None
+    document: DocumentNode | None = None  # where a call needs graphql-core's executor
 
-    async def answer(self, context: RequestContext, variables: dict[str, Any]) -> Any:
-        """The response's `data`, or None where strawberry must answer instead."""
+    async def answer(
+        self, context: RequestContext, variables: dict[str, Any]
+    ) -> dict[str, Any] | Replay | None:
+        """The response's `data`; a call's outcome for strawberry to answer from (Replay); or
+        None where strawberry must answer instead (nothing ran)."""
         principal = context.principal
         if principal is None:
             return None
+        if self.call is not None and self.document is not None:
+            return await self.call.answer(self.document, context, variables)
         data = {}
         for root in self.roots:
             record_id = (
@@ -119,17 +137,30 @@ class ReadPlans:
         cannot become one (not a query; a root field that is no read by id the plan can
         complete)."""
         document = (query, operation_name)
-        operation = learning.operation
-        roots = root_reads(learning, response_keys)
-        if operation is None or operation.operation != OperationType.QUERY or roots is None:
+        plan = _plan_of(learning, response_keys)
+        if plan is None or learning.operation is None:
             _put(self._refused, document, None, MAX_DOCUMENTS)
             return
         shaping = self._shaping.get(document)
         if shaping is None:
-            shaping = shaping_variables(operation, learning, roots)
+            shaping = shaping_variables(learning.operation, learning)
         _put(self._shaping, document, shaping, MAX_DOCUMENTS)
-        _put(self._plans, (*document, _shape_key(shaping, variables)), ReadPlan(roots), MAX_PLANS)
+        _put(self._plans, (*document, _shape_key(shaping, variables)), plan, MAX_PLANS)
         STATS.learned += 1
+
+
+def _plan_of(learning: ReadLearning, response_keys: list[str]) -> ReadPlan | None:
+    """Reads of a query; or one call, of a query or a mutation; None: no plan."""
+    operation = learning.operation
+    if operation is None or operation.operation == OperationType.SUBSCRIPTION:
+        return None
+    calls = root_calls(learning, response_keys)
+    if calls is not None:
+        return ReadPlan((), calls[0], document_of(operation, learning.fragments))
+    roots = root_reads(learning, response_keys)
+    if roots is None or operation.operation != OperationType.QUERY:
+        return None
+    return ReadPlan(roots)
 
 
 def _put(entries: OrderedDict[Any, Any], key: Any, value: Any, limit: int) -> None:

@@ -3,49 +3,40 @@ flush, artifacts); each is one transaction, validated before it writes."""
 
 from __future__ import annotations
 
-import dataclasses
-
 import strawberry
 
 from app.api.context import Info
 from app.api.idempotent import IdempotencyKey, idempotent
-from app.api.inputs import input_arguments
 from app.api.memory.inputs import policy
-from app.api.read.nodes import load_written_at
-from app.api.resolve import run, write
+from app.api.record_mutations import creates
+from app.api.resolve import run, write_payload
 from app.api.sessions import inputs as i
 from app.api.sessions import outputs as o
 from app.api.types.memory import MemoryArtifact, MemoryRecord
-from app.api.types.sessions import MemorySession
 from app.domain import sessions
 
 
 @strawberry.type
 class SessionMutations:
-    @strawberry.mutation(
-        description="Start an open working-memory session; with an externalRef the client "
+    start_session = creates(
+        sessions.start_session,
+        o.StartSessionPayload,
+        i.StartSessionInput,
+        "Start an open working-memory session; with an externalRef the client "
         "already used, that session is returned (created false), CONFLICT if its agent or "
-        "subject differ."
+        "subject differ.",
     )
-    @idempotent
-    async def start_session(
-        self, info: Info, input: i.StartSessionInput, idempotency_key: IdempotencyKey = None
-    ) -> o.StartSessionPayload:
-        started = await run(info, sessions.start_session, fields=dataclasses.asdict(input))
-        session = await load_written_at(info, MemorySession, started.session, "session")
-        return o.StartSessionPayload(session=session, created=started.created)
 
-    @strawberry.mutation(
-        description="Put an entry (a working MemoryRecord) at the end of its timeline. Entries "
+    put_session_entry = creates(
+        sessions.put_entry,
+        MemoryRecord,
+        i.PutSessionEntryInput,
+        "Put an entry (a working MemoryRecord) at the end of its timeline. Entries "
         "are ordered by createdAt, strictly increasing within the session even under "
-        "concurrent puts. INVALID_TRANSITION once the session is flushed."
+        "concurrent puts. INVALID_TRANSITION once the session is flushed.",
+        apart=("session_id",),
+        policy=policy,
     )
-    @idempotent
-    async def put_session_entry(
-        self, info: Info, input: i.PutSessionEntryInput, idempotency_key: IdempotencyKey = None
-    ) -> MemoryRecord:
-        arguments = input_arguments(input, "session_id")
-        return await write(info, sessions.put_entry, MemoryRecord, **arguments, policy=policy(info))
 
     @strawberry.mutation(
         description="Delete one live entry of an open session: soft (active false, kept) "
@@ -75,11 +66,8 @@ class SessionMutations:
     async def end_session(
         self, info: Info, id: strawberry.ID, summary: str | None = None
     ) -> o.EndSessionPayload:
-        flushed = await run(info, sessions.end_session, session_id=id, summary=summary)
-        return o.EndSessionPayload(
-            session=await load_written_at(info, MemorySession, flushed.session, "session"),
-            summary=await load_written_at(info, MemoryRecord, flushed.summary, "summary"),
-            entries_summarized=flushed.entries_summarized,
+        return await write_payload(
+            info, sessions.end_session, o.EndSessionPayload, session_id=id, summary=summary
         )
 
     @strawberry.mutation(

@@ -16,8 +16,8 @@ from app.api.task_context.outputs import (
     ContextThread,
     TaskContext,
 )
-from app.retrieval.context import TaskContext as Assembled
-from app.retrieval.context_items import ContextItem
+from app.domain.task_context import TaskContext as Assembled
+from app.domain.task_context.items import ContextItem
 
 
 def _values(item: ContextItem, *, ranked: bool = True) -> dict[str, Any]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import strawberry
 
-from app.retrieval.context import ContextRequest
+from app.domain.task_context import ContextRequest
 
 
 @strawberry.input(

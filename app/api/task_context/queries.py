@@ -9,7 +9,7 @@ from app.api.resolve import run
 from app.api.task_context.convert import task_context
 from app.api.task_context.inputs import TaskContextInput
 from app.api.task_context.outputs import TaskContext
-from app.retrieval.context import build_context
+from app.domain.task_context import build_context
 
 
 @strawberry.type

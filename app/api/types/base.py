@@ -1,19 +1,16 @@
 """Node types read what the compiled query returned; relationship fields take their rows by
 the alias the compiler keyed them under. Every node type names its model label once."""
 
-# No `from __future__ import annotations` here: the resolver factories below build their
-# annotations from values at run time.
 import json
 from collections.abc import Callable
-from datetime import datetime
 from enum import Enum
 from importlib import import_module
-from types import GenericAlias
-from typing import Annotated, Any, ClassVar, Optional, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 import strawberry
 from strawberry.types.base import get_object_definition
 
+from app.api.types.model_fields import model_class, with_model_fields
 from app.graph.registry import Entity, entity
 from app.graph.values import parse_datetime
 from app.model.labels import GRAPHQL_MODULES
@@ -22,37 +19,10 @@ N = TypeVar("N", bound="NodeType")
 NODE_TYPES: dict[str, type["NodeType"]] = {}
 
 
-@strawberry.enum(description="Order of related or listed records.")
-class RecordOrder(Enum):
-    CREATED_AT_DESC = "CREATED_AT_DESC"
-    CREATED_AT_ASC = "CREATED_AT_ASC"
-    UPDATED_AT_DESC = "UPDATED_AT_DESC"
-    UPDATED_AT_ASC = "UPDATED_AT_ASC"
-
-
 @strawberry.enum(description="Order of a listed connection (keyset-paginated by creation).")
 class ListOrder(Enum):
     CREATED_AT_DESC = "CREATED_AT_DESC"
     CREATED_AT_ASC = "CREATED_AT_ASC"
-
-
-@strawberry.input(description="Filters; each applies only to records that have that field.")
-class RecordWhere:
-    ids: list[strawberry.ID] | None = None
-    status_in: list[str] | None = strawberry.field(
-        default=None, description='Status values, e.g. ["ready", "blocked"]'
-    )
-    created_after: datetime | None = None
-    created_before: datetime | None = None
-    updated_after: datetime | None = None
-    plan_id: strawberry.ID | None = None
-    asset_id: strawberry.ID | None = None
-    package_id: strawberry.ID | None = None
-    platform: str | None = None
-    node_type: str | None = None
-    asset_type: str | None = None
-    name_contains: str | None = None
-    title_contains: str | None = None
 
 
 class NodeType:
@@ -62,7 +32,12 @@ class NodeType:
     # Model properties that resolver fields (not model properties themselves) read from the
     # row: the compiler projects them whatever the selection.
     __needs__: ClassVar[frozenset[str]] = frozenset()
+    # Model properties and relationships the type does not show (besides model_fields.HIDDEN).
+    __hidden__: ClassVar[frozenset[str]] = frozenset()
     _row: ClassVar[dict[str, Any]]  # set per instance by from_row; not a GraphQL field
+    # Every node type's first field, from the model (app/api/types/model_fields.py): declared
+    # here for the type checker only, as strawberry reads each type's own annotations.
+    id: strawberry.ID
 
     @classmethod
     def from_row(cls: type[N], row: dict[str, Any]) -> N:
@@ -112,13 +87,17 @@ def text_converter(model: Entity, name: str) -> Callable[[str], Any] | None:
     return None
 
 
-def node_type(label: str) -> Any:
-    """Registers a strawberry type as the GraphQL face of a model label."""
+def node_type(label: str, description: str) -> Callable[[type[N]], type[N]]:
+    """Makes a class the GraphQL type of a model label: a strawberry type with a field for each
+    of the label's shown properties and relationships that the class does not declare itself
+    (app/api/types/model_fields.py)."""
 
     def register(cls: type[N]) -> type[N]:
         cls.__model__ = label
-        NODE_TYPES[label] = cls
-        return cls
+        cls.__annotations__ = with_model_fields(cls, model_class(label), hidden=cls.__hidden__)
+        node = strawberry.type(cls, description=description)
+        NODE_TYPES[label] = node
+        return node
 
     return register
 
@@ -129,44 +108,6 @@ def every_node_type() -> dict[str, type[NodeType]]:
     for module in dict.fromkeys(GRAPHQL_MODULES.values()):
         import_module(module)
     return {label: NODE_TYPES[label] for label in GRAPHQL_MODULES}
-
-
-def lazy(label: str) -> Any:
-    return Annotated[label, strawberry.lazy(GRAPHQL_MODULES[label])]
-
-
-class NotInstalled(RuntimeError):
-    """A relationship field resolved before app/api/read/fast_fields installed its resolver."""
-
-    def __init__(self, label: str) -> None:
-        super().__init__(f"no resolver installed for a field of {label} (fast_fields.install)")
-
-
-def to_many(label: str, description: str) -> Any:
-    """A list field over a declared relationship: its arguments and type. The compiled query
-    applies the arguments; app/api/read/fast_fields installs the resolver that reads its rows."""
-
-    def arguments(
-        first: int = 100,
-        where: Optional[RecordWhere] = None,  # noqa: UP045 - evaluated at run time
-        order_by: Optional[RecordOrder] = None,  # noqa: UP045
-    ) -> Any:
-        raise NotInstalled(label)
-
-    return strawberry.field(
-        resolver=arguments, graphql_type=GenericAlias(list, lazy(label)), description=description
-    )
-
-
-def to_one(label: str, description: str) -> Any:
-    """A field over a declared relationship to at most one record (see to_many)."""
-
-    def no_arguments() -> Any:
-        raise NotInstalled(label)
-
-    return strawberry.field(
-        resolver=no_arguments, graphql_type=lazy(label) | None, description=description
-    )
 
 
 class GraphQLNameMap:

@@ -1,45 +1,30 @@
-"""Lessons and client snapshots (seed 000, 8); fields held to app/model by tests."""
+"""Lessons and client snapshots (seed 000, 8); fields from app/model."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
 
 import strawberry
-from strawberry.scalars import JSON
 
 from app.api.context import Info
-from app.api.types.base import NodeType, node_type, to_many
+from app.api.types.base import NodeType, node_type
 from app.domain.lessons import effective_confidence, is_retired, strategy_notes_text
-from app.model.enums import LessonScope, LessonType
 
 
-@node_type("Lesson")
-@strawberry.type(description="A learned lesson (EpisodicMemory, seed 000, 8.1).")
+@node_type("Lesson", "A learned lesson (EpisodicMemory, seed 000, 8.1).")
 class Lesson(NodeType):
     # effectiveConfidence and active decay the confidence from the last evidence.
     __needs__ = frozenset(
         {"confidence", "decay_half_life_days", "last_evidence_at", "retired", "valid_to"}
     )
 
-    id: strawberry.ID
-    scope: LessonScope
-    lesson_type: LessonType
-    statement: str
-    evidence_refs: JSON | None
+    superseded_by: strawberry.ID | None  # a Lesson's id
+    # Read by the fields below.
     confidence: float
     decay_half_life_days: float
     last_evidence_at: datetime
-    valid_from: datetime
     valid_to: datetime | None
-    superseded_by: strawberry.ID | None
     retired: bool
-    created_at: datetime
-    updated_at: datetime
-
-    evidence_metrics = to_many("PerformanceMetric", "Metrics that evidence it (EVIDENCED_BY).")
-    evidence_episodes = to_many("AgentEpisode", "Episodes that evidence it (EVIDENCED_BY).")
-    supersedes = to_many("Lesson", "Lessons it superseded (SUPERSEDES).")
-    superseded = to_many("Lesson", "The lesson that superseded it (SUPERSEDES, incoming).")
 
     @strawberry.field(
         description="confidence * 0.5 ^ (days since lastEvidenceAt / decayHalfLifeDays), "
@@ -70,23 +55,13 @@ def _effective(lesson: Lesson) -> float:
     )
 
 
-@node_type("ClientSnapshot")
-@strawberry.type(description="A periodic snapshot of what worked (seed 000, 8.2).")
+@node_type("ClientSnapshot", "A periodic snapshot of what worked (seed 000, 8.2).")
 class ClientSnapshot(NodeType):
     __needs__ = frozenset({"strategy_notes_uri"})  # strategyNotes
 
-    id: strawberry.ID
-    time_window_start: datetime
-    time_window_end: datetime
     top_assets: list[strawberry.ID] | None
     top_lessons: list[strawberry.ID] | None
-    risks: JSON | None
-    strategy_notes_uri: str | None
-    created_at: datetime
-    updated_at: datetime
-
-    assets = to_many("Asset", "Top assets of the window (TOP_ASSET).")
-    lessons = to_many("Lesson", "Top lessons of the window (TOP_LESSON).")
+    strategy_notes_uri: str | None  # read by strategyNotes
 
     @strawberry.field(description="The strategy notes (Markdown), read from object storage.")
     async def strategy_notes(self, info: Info) -> str | None:

@@ -1,28 +1,22 @@
-"""Working-memory sessions (seed 003); fields held to app/model by tests."""
+"""Working-memory sessions (seed 003); fields from app/model."""
 
 from __future__ import annotations
 
 from datetime import datetime
 
 import strawberry
-from strawberry.scalars import JSON
 
-from app.api.types.base import NodeType, node_type, to_many, to_one
-from app.model.enums import MemorySessionStatus
+from app.api.types.base import NodeType, node_type
 
 
-@node_type("MemorySession")
-@strawberry.type(
-    description="A working-memory session of an agent (with a subject): entries on timelines, "
+@node_type(
+    "MemorySession",
+    "A working-memory session of an agent (with a subject): entries on timelines, "
     "flushed at the end into one episodic summary. Flushed sessions are read-only. The "
     "`entries` relationship lists the live entries (forgotten and expired ones hidden); "
-    "sessionEntries lists them in order, per timeline."
+    "sessionEntries lists them in order, per timeline.",
 )
 class MemorySession(NodeType):
-    id: strawberry.ID
-    agent: str | None
-    subject: str | None
-    status: MemorySessionStatus
     ended_at: datetime | None = strawberry.field(description="When it was flushed.")
     entry_count: int = strawberry.field(description="Live (not deleted) entries.")
     summary_record_id: strawberry.ID | None = strawberry.field(
@@ -32,7 +26,6 @@ class MemorySession(NodeType):
         description="The caller's own handle (e.g. a call id): startSession with it again "
         "returns this session."
     )
-    metadata: JSON | None
     timelines: list[str] | None = strawberry.field(
         description="Timelines that have had entries, in order of first use (a deleted "
         "timeline is removed)."
@@ -40,11 +33,3 @@ class MemorySession(NodeType):
     last_entry_at: datetime | None = strawberry.field(
         description="createdAt of the newest entry (entries are ordered by createdAt)."
     )
-    created_at: datetime
-    updated_at: datetime
-
-    entries = to_many(
-        "MemoryRecord", "Live entries (HAS_ENTRY); deleted and expired ones are hidden."
-    )
-    summary = to_one("MemoryRecord", "The episodic summary (SUMMARIZED_AS), once flushed.")
-    artifacts = to_many("MemoryArtifact", "Transcripts and other verbatim records (HAS_ARTIFACT).")

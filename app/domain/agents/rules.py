@@ -5,15 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.domain.kernel.errors import ValidationFailed
+from app.domain.kernel.field_rules import check_pattern
 from app.domain.keys import AGENT_NAME_PATTERN
 
 
 def check_agent_name(name: Any) -> str:
     """Agent names follow API keys' agent names: letters, digits, '_', '.', '-' (max 64)."""
-    if not isinstance(name, str) or not AGENT_NAME_PATTERN.match(name):
-        raise ValidationFailed(
-            "agent name: letters, digits, '_', '.', '-' (max 64), starting with a letter or digit",
-            field="agent_name",
-        )
-    return name
+    rule = "agent name: letters, digits, '_', '.', '-' (max 64), starting with a letter or digit"
+    return check_pattern(name, AGENT_NAME_PATTERN, field="agent_name", rule=rule)

@@ -85,12 +85,6 @@ async def create_approval(
         return dict(plain(rows[0]["approval"]))
 
 
-async def get_approval(
-    graph: GraphExecutor, *, principal: Principal, approval_id: str
-) -> dict[str, Any]:
-    return await APPROVAL.read(graph, APPROVAL.scope(principal, approval_id))
-
-
 async def decide_approval(
     graph: GraphExecutor,
     artifacts: ArtifactStore,

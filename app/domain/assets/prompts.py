@@ -124,13 +124,6 @@ def _raise_missing(asset_ids: list[str], variant_ids: list[str]) -> None:
         raise missing("variant", variant_ids[0])
 
 
-async def get_prompt(
-    graph: GraphExecutor, *, principal: Principal, prompt_id: str
-) -> dict[str, Any]:
-    found = await PROMPT.read(graph, PROMPT.scope(principal, prompt_id))
-    return decoded(found, JSON_FIELDS)
-
-
 async def prompt_text(
     artifacts: ArtifactStore, *, principal: Principal, prompt: dict[str, Any]
 ) -> str:

@@ -17,7 +17,7 @@ from app.domain.kernel.errors import Conflict, ValidationFailed
 from app.domain.kernel.field_rules import check_text, check_upload, enum_value
 from app.domain.kernel.ids import new_id
 from app.domain.kernel.principal import Principal
-from app.domain.kernel.records import OwnedNode, missing
+from app.domain.kernel.records import OwnedNode, missing, stored_object
 from app.graph.executor import GraphExecutor, Tx
 from app.graph.fragments import lock_query
 from app.graph.values import plain
@@ -138,10 +138,7 @@ async def add_evidence(
             "client_id": principal.client_id,
             "run_id": scope["id"],
             "kind": chosen.value,
-            "uri": stored.uri,
-            "sha256": stored.sha256,
-            "size": stored.size,
-            "content_type": stored.content_type,
+            **stored_object(stored),
             "created_at": now,
             "updated_at": now,
         }

@@ -7,7 +7,7 @@ from typing import Any
 
 from app.domain.assets.rules import PACKAGE_TRANSITIONS, check_publishable, check_transition
 from app.domain.kernel.errors import Conflict, ValidationFailed
-from app.domain.kernel.field_rules import check_aware, check_ids, enum_value
+from app.domain.kernel.field_rules import check_aware, check_ids, check_updatable, enum_value
 from app.domain.kernel.ids import check_id, new_id
 from app.domain.kernel.principal import Principal
 from app.domain.kernel.records import OwnedNode, missing
@@ -88,20 +88,12 @@ async def create_package(
     return await graph.in_transaction(work)
 
 
-async def get_package(
-    graph: GraphExecutor, *, principal: Principal, package_id: str
-) -> dict[str, Any]:
-    return await PACKAGE.read(graph, PACKAGE.scope(principal, package_id))
-
-
 async def update_package(
     graph: GraphExecutor, *, principal: Principal, package_id: str, changes: dict[str, Any]
 ) -> dict[str, Any]:
     """Change target_platforms or scheduled_at while the package is not publishing/published."""
     principal.require_writer()
-    unknown = changes.keys() - UPDATABLE
-    if unknown:
-        raise ValidationFailed(f"cannot change {', '.join(sorted(unknown))} of a package")
+    check_updatable(changes, UPDATABLE, what="a package")
     values = _checked(changes, creating=False)
     scope = PACKAGE.scope(principal, package_id)
 

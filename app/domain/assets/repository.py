@@ -7,12 +7,16 @@ from typing import Any
 
 from app.artifacts.store import ArtifactStore
 from app.domain.assets.rules import ASSET_TRANSITIONS
-from app.domain.kernel.errors import ValidationFailed
-from app.domain.kernel.field_rules import MAX_TITLE, check_text, enum_value, stored
+from app.domain.kernel.field_rules import (
+    MAX_TITLE,
+    check_text,
+    check_updatable,
+    enum_value,
+    stored,
+)
 from app.domain.kernel.ids import check_id, new_id
 from app.domain.kernel.principal import Principal
 from app.domain.kernel.records import OwnedNode, check_artifact_ref, first_record, missing
-from app.domain.kernel.status_machine import status_move
 from app.graph.executor import GraphExecutor
 from app.graph.values import plain
 from app.model.enums import AssetStatus, AssetType, CreatedBy
@@ -63,10 +67,6 @@ async def create_asset(
     return dict(plain(rows[0]["asset"]))
 
 
-async def get_asset(graph: GraphExecutor, *, principal: Principal, asset_id: str) -> dict[str, Any]:
-    return await ASSET.read(graph, ASSET.scope(principal, asset_id))
-
-
 async def update_asset(
     graph: GraphExecutor,
     artifacts: ArtifactStore,
@@ -77,9 +77,7 @@ async def update_asset(
 ) -> dict[str, Any]:
     """Change title, summary or primary_artifact_uri (status moves by transition only)."""
     principal.require_writer()
-    unknown = changes.keys() - UPDATABLE
-    if unknown:
-        raise ValidationFailed(f"cannot change {', '.join(sorted(unknown))} of an asset")
+    check_updatable(changes, UPDATABLE, what="an asset")
     values = await _checked_fields(artifacts, principal, changes, creating=False)
     scope = ASSET.scope(principal, asset_id)
     rows = await graph.write(ASSET.update, scope | {"changes": values, "now": datetime.now(UTC)})
@@ -89,11 +87,9 @@ async def update_asset(
 async def transition_asset(
     graph: GraphExecutor, *, principal: Principal, asset_id: str, target: AssetStatus
 ) -> dict[str, Any]:
-    principal.require_writer()
-    scope = ASSET.scope(principal, asset_id)
-    goal = enum_value(AssetStatus, target, field="status")
-    move = status_move(ASSET_TRANSITIONS, goal, what="an asset")
-    return await ASSET.locked_change(graph, scope, move)
+    return await ASSET.transition(
+        graph, principal, asset_id, target, ASSET_TRANSITIONS, what="an asset"
+    )
 
 
 async def _checked_fields(

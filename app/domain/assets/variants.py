@@ -19,6 +19,7 @@ from app.domain.kernel.field_rules import (
     check_dimensions,
     check_duration,
     check_text,
+    check_updatable,
     check_upload,
     decoded,
     enum_value,
@@ -26,7 +27,6 @@ from app.domain.kernel.field_rules import (
 from app.domain.kernel.ids import check_id, new_id
 from app.domain.kernel.principal import Principal
 from app.domain.kernel.records import OwnedNode, check_artifact_ref, first_record, missing
-from app.domain.kernel.status_machine import status_move
 from app.graph.executor import GraphExecutor
 from app.graph.values import plain
 from app.model.enums import Platform, VariantFormat, VariantStatus
@@ -132,21 +132,12 @@ async def _write_variant(
     return VariantWrite(decoded(plain(created[0]["variant"]), JSON_FIELDS), deduplicated=False)
 
 
-async def get_variant(
-    graph: GraphExecutor, *, principal: Principal, variant_id: str
-) -> dict[str, Any]:
-    found = await VARIANT.read(graph, VARIANT.scope(principal, variant_id))
-    return decoded(found, JSON_FIELDS)
-
-
 async def update_variant(
     graph: GraphExecutor, *, principal: Principal, variant_id: str, changes: dict[str, Any]
 ) -> dict[str, Any]:
     """Change caption_text, dimensions or duration_seconds; media and checksum are fixed."""
     principal.require_writer()
-    unknown = changes.keys() - UPDATABLE
-    if unknown:
-        raise ValidationFailed(f"cannot change {', '.join(sorted(unknown))} of a variant")
+    check_updatable(changes, UPDATABLE, what="a variant")
     scope = VARIANT.scope(principal, variant_id)
     params = scope | {"changes": _checked(changes), "now": datetime.now(UTC)}
     rows = await graph.write(VARIANT.update, params)
@@ -157,11 +148,10 @@ async def update_variant(
 async def transition_variant(
     graph: GraphExecutor, *, principal: Principal, variant_id: str, target: VariantStatus
 ) -> dict[str, Any]:
-    principal.require_writer()
-    scope = VARIANT.scope(principal, variant_id)
-    goal = enum_value(VariantStatus, target, field="status")
-    move = status_move(VARIANT_TRANSITIONS, goal, what="a variant")
-    return decoded(await VARIANT.locked_change(graph, scope, move), JSON_FIELDS)
+    moved = await VARIANT.transition(
+        graph, principal, variant_id, target, VARIANT_TRANSITIONS, what="a variant"
+    )
+    return decoded(moved, JSON_FIELDS)
 
 
 def _checked(fields: dict[str, Any]) -> dict[str, Any]:

@@ -6,7 +6,13 @@ from datetime import datetime
 from typing import Any
 
 from app.domain.kernel.errors import ValidationFailed
-from app.domain.kernel.field_rules import check_aware, check_text, enum_value, json_text
+from app.domain.kernel.field_rules import (
+    check_aware,
+    check_text,
+    check_updatable,
+    enum_value,
+    json_text,
+)
 from app.model.enums import (
     ConversationEventType,
     ConversationPlatform,
@@ -52,9 +58,7 @@ def open_questions_text(value: Any) -> str | None:
 
 def thread_values(fields: dict[str, Any]) -> dict[str, Any]:
     """The stored values of the updatable thread fields present in `fields`."""
-    unknown = fields.keys() - THREAD_UPDATABLE
-    if unknown:
-        raise ValidationFailed(f"cannot change {', '.join(sorted(unknown))} of a thread")
+    check_updatable(fields, THREAD_UPDATABLE, what="a thread")
     values: dict[str, Any] = {}
     if "participant_external_ref" in fields:
         ref = fields["participant_external_ref"]

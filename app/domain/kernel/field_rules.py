@@ -53,6 +53,20 @@ def enum_value(enum: type[E], value: Any, *, field: str) -> E:
         raise ValidationFailed(f"{field} must be one of: {allowed}", field=field) from None
 
 
+def check_pattern(value: Any, pattern: re.Pattern[str], *, field: str, rule: str) -> str:
+    """`value`, a string `pattern` matches; VALIDATION stating `rule` otherwise."""
+    if not isinstance(value, str) or not pattern.match(value):
+        raise ValidationFailed(rule, field=field)
+    return value
+
+
+def check_updatable(changes: dict[str, Any], updatable: frozenset[str], *, what: str) -> None:
+    """Every field `changes` names is one of `updatable` (of `what`, e.g. "an asset")."""
+    unknown = changes.keys() - updatable
+    if unknown:
+        raise ValidationFailed(f"cannot change {', '.join(sorted(unknown))} of {what}")
+
+
 def check_text(
     fields: dict[str, Any], field: str, *, limit: int = MAX_TEXT, required: bool = False
 ) -> None:
@@ -113,12 +127,8 @@ def check_duration(value: Any) -> float | None:
 
 
 def check_checksum(value: Any) -> str:
-    if not isinstance(value, str) or not CHECKSUM.match(value):
-        raise ValidationFailed(
-            "checksum must be 1-128 characters: letters, digits, ':', '.', '_', '-'",
-            field="checksum",
-        )
-    return value
+    rule = "checksum must be 1-128 characters: letters, digits, ':', '.', '_', '-'"
+    return check_pattern(value, CHECKSUM, field="checksum", rule=rule)
 
 
 def check_upload(data: bytes, content_type: str, *, field: str) -> None:

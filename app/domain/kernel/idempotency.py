@@ -26,7 +26,8 @@ from collections.abc import Awaitable, Callable, Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar, cast
 
-from app.domain.kernel.errors import Conflict, ValidationFailed
+from app.domain.kernel.errors import Conflict
+from app.domain.kernel.field_rules import check_pattern
 from app.domain.kernel.ids import new_id
 from app.domain.kernel.principal import Principal
 from app.domain.kernel.result_codec import decode, encode, fingerprint
@@ -91,12 +92,8 @@ class _Replayed(Exception):
 
 
 def check_key(key: str) -> str:
-    if not isinstance(key, str) or not KEY_PATTERN.match(key):
-        raise ValidationFailed(
-            "idempotencyKey: 1-255 printable ASCII characters without spaces, e.g. a UUID",
-            field="idempotency_key",
-        )
-    return key
+    rule = "idempotencyKey: 1-255 printable ASCII characters without spaces, e.g. a UUID"
+    return check_pattern(key, KEY_PATTERN, field="idempotency_key", rule=rule)
 
 
 async def run_once(

@@ -4,19 +4,23 @@ artifact refs."""
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
+from app.artifacts.keys import StoredArtifact
 from app.artifacts.store import ArtifactStore
 from app.domain.kernel.errors import NotFound, ValidationFailed
+from app.domain.kernel.field_rules import enum_value
 from app.domain.kernel.ids import check_id
 from app.domain.kernel.principal import Principal
+from app.domain.kernel.status_machine import E, status_move
 from app.graph.executor import GraphExecutor, Tx
 from app.graph.fragments import get_query, lock_query, update_query
 from app.graph.values import plain
 
 MAX_URI = 1_000
+STORED_OBJECT = ("uri", "sha256", "size", "content_type")
 
 
 def missing(what: str, record_id: str) -> NotFound:
@@ -95,6 +99,28 @@ class OwnedNode:
             return await self.change(tx, scope, decide(await self.locked(tx, scope)))
 
         return await graph.in_transaction(work)
+
+    async def transition(
+        self,
+        graph: GraphExecutor,
+        principal: Principal,
+        record_id: str,
+        target: Any,
+        table: Mapping[E, frozenset[E]],
+        *,
+        what: str,
+    ) -> dict[str, Any]:
+        """A writer moves the caller's node to the status `target` where `table` allows it from
+        the node's status (INVALID_TRANSITION naming `what` otherwise); returns it as written."""
+        principal.require_writer()
+        scope = self.scope(principal, record_id)
+        goal = enum_value(type(next(iter(table))), target, field="status")
+        return await self.locked_change(graph, scope, status_move(table, goal, what=what))
+
+
+def stored_object(stored: StoredArtifact) -> dict[str, Any]:
+    """The properties by which a node stands for one object in storage (its bytes live there)."""
+    return {name: getattr(stored, name) for name in STORED_OBJECT}
 
 
 async def check_artifact_ref(

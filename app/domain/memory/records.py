@@ -99,10 +99,10 @@ async def recall(
         where = locate(record_id, namespace, key)
         audit.detail = where.describe()
         params = where.params | {"client_id": principal.client_id, "now": datetime.now(UTC)}
-        rows = await graph.read(RECALL[where.by], params)
+        rows = await graph.read_plain(RECALL[where.by], params)
         if not rows or (kind is not None and rows[0]["record"]["kind"] != kind):
             raise missing("memory record", where.describe())
-        record = plain(rows[0]["record"])
+        record = rows[0]["record"]
         audit.target_id = record["id"]
         if hydrated:
             return await hydrate(artifacts, principal, record)

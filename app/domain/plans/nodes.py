@@ -9,7 +9,6 @@ from app.domain.kernel.errors import NotFound, ValidationFailed
 from app.domain.kernel.ids import check_id, new_id
 from app.domain.kernel.principal import Principal
 from app.domain.kernel.records import OwnedNode
-from app.domain.kernel.status_machine import status_move
 from app.domain.plans.node_rules import (
     NODE_TRANSITIONS,
     check_new_node,
@@ -93,10 +92,10 @@ async def update_plan_node(
 async def transition_plan_node(
     graph: GraphExecutor, *, principal: Principal, node_id: str, target: PlanNodeStatus
 ) -> dict[str, Any]:
-    principal.require_writer()
-    scope = NODE.scope(principal, node_id)
-    move = status_move(NODE_TRANSITIONS, target, what="a plan node")
-    return node_record(await NODE.locked_change(graph, scope, move))
+    moved = await NODE.transition(
+        graph, principal, node_id, target, NODE_TRANSITIONS, what="a plan node"
+    )
+    return node_record(moved)
 
 
 def _now() -> datetime:

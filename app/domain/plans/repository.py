@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from enum import Enum
 from typing import Any
 
-from app.domain.kernel.errors import NotFound
+from app.domain.kernel.field_rules import stored
 from app.domain.kernel.ids import new_id
 from app.domain.kernel.principal import Principal
 from app.domain.kernel.records import OwnedNode
@@ -28,17 +27,6 @@ RETURN p {.*} AS plan
 PLAN = OwnedNode("Plan", "plan", what="plan")
 
 
-def _stored(fields: dict[str, Any]) -> dict[str, Any]:
-    """Enum members become their string values, as the graph stores them."""
-    return {key: _stored_value(value) for key, value in fields.items()}
-
-
-def _stored_value(value: Any) -> Any:
-    if isinstance(value, list):
-        return [_stored_value(item) for item in value]
-    return value.value if isinstance(value, Enum) else value
-
-
 async def create_plan(
     graph: GraphExecutor, *, principal: Principal, fields: dict[str, Any]
 ) -> dict[str, Any]:
@@ -51,20 +39,13 @@ def new_plan_props(principal: Principal, fields: dict[str, Any]) -> dict[str, An
     """Validate a new plan's fields; returns its properties as stored, in status draft."""
     check_plan_fields(fields)
     now = datetime.now(UTC)
-    return _stored(fields) | {
+    return stored(fields) | {
         "id": new_id(),
         "client_id": principal.client_id,
         "status": PlanStatus.DRAFT.value,
         "created_at": now,
         "updated_at": now,
     }
-
-
-async def get_plan(graph: GraphExecutor, *, principal: Principal, plan_id: str) -> dict[str, Any]:
-    rows = await graph.read(PLAN.get, PLAN.scope(principal, plan_id))
-    if not rows:
-        raise NotFound(f"no plan with id {plan_id}", id=plan_id)
-    return dict(plain(rows[0]["plan"]))
 
 
 async def update_plan(
@@ -78,7 +59,7 @@ async def update_plan(
         check_ref_editable(current, changes)
         merged = current | changes
         check_time_window(merged.get("time_window_start"), merged.get("time_window_end"))
-        return _stored(changes)
+        return stored(changes)
 
     return await PLAN.locked_change(graph, scope, checked)
 

@@ -17,7 +17,7 @@ from app.domain.kernel.errors import ValidationFailed
 from app.domain.kernel.field_rules import check_upload
 from app.domain.kernel.ids import check_id, new_id
 from app.domain.kernel.principal import Principal
-from app.domain.kernel.records import first_record, missing
+from app.domain.kernel.records import first_record, missing, stored_object
 from app.domain.memory import audited
 from app.domain.sessions.reads import get_session
 from app.domain.sessions.repository import owned_session
@@ -87,10 +87,7 @@ async def attach_artifact(
             "client_id": principal.client_id,
             "owner_id": session["id"],
             "kind": checked_kind,
-            "uri": stored.uri,
-            "sha256": stored.sha256,
-            "size": stored.size,
-            "content_type": stored.content_type,
+            **stored_object(stored),
             "created_at": now,
             "updated_at": now,
         }

@@ -18,6 +18,7 @@ from graphql.execution.collect_fields import FieldDetailsList
 from graphql.pyutils import Path
 from strawberry.schema.schema import StrawberryGraphQLCoreExecutionContext
 
+from app.api.read.calls import RootCall, argument_converter, is_planned
 from app.api.read.fast_path.plan import Planner
 from app.api.read.fast_path.shapes import BACKREF
 
@@ -71,7 +72,7 @@ class FastExecutor(StrawberryGraphQLCoreExecutionContext):
         )
 
     def _has_extensions(self, field_details_list: FieldDetailsList) -> bool:
-        root_type = self.schema.query_type
+        root_type = self.schema.get_root_type(self.operation.operation)
         field = root_type.fields.get(field_details_list[0].node.name.value) if root_type else None
         definition = (field.extensions or {}).get(BACKREF) if field is not None else None
         return definition is None or bool(definition.extensions)
@@ -88,6 +89,7 @@ class FastExecutor(StrawberryGraphQLCoreExecutionContext):
         key = str(path.key)
         from_row = learning.completes_row(key)
         if from_row is None:
+            self._note_call(learning, return_type, field_details_list, key)
             return
         planner = self._planner
         learning.note_root(
@@ -97,3 +99,25 @@ class FastExecutor(StrawberryGraphQLCoreExecutionContext):
             self.operation,
             self.fragment_definitions.values(),
         )
+
+    def _note_call(
+        self,
+        learning: Any,
+        return_type: GraphQLOutputType,
+        field_details_list: FieldDetailsList,
+        key: str,
+    ) -> None:
+        """A @planned root field: the plan may call its resolver (app/api/read/calls.py)."""
+        root_type = self.schema.get_root_type(self.operation.operation)
+        if root_type is None or self._planner is None:
+            return
+        field = root_type.fields.get(field_details_list[0].node.name.value)
+        if field is None or not is_planned(field):
+            return
+        complete = self._planner.entry(return_type, field_details_list)
+        if complete is None:
+            return
+        nodes = tuple(details.node for details in field_details_list)
+        convert = argument_converter(field, self.schema)
+        call = RootCall(key, field, root_type, nodes, complete, self.schema, type(self), convert)
+        learning.note_call(call, self.operation, self.fragment_definitions.values())

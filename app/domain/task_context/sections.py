@@ -1,5 +1,5 @@
 """The sections of a bounded context (seed 000, 3.4 and 5.4), each found and ranked on its own
-(relevance: app/retrieval/context_items.py)."""
+(relevance: app/domain/task_context/items.py)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from typing import Any
 from app.domain.kernel.errors import NotFound
 from app.domain.kernel.field_rules import decoded
 from app.domain.lessons import effective_confidence, is_retired
+from app.domain.task_context import cypher as q
+from app.domain.task_context.items import ContextItem, Task, cosine_of, pick, relevant
 from app.graph.values import plain
-from app.retrieval import context_cypher as q
-from app.retrieval.context_items import ContextItem, Task, cosine_of, pick, relevant
 from app.retrieval.search import SearchFilters
 
 MIN_NODES, MAX_NODES = 3, 8

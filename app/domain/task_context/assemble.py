@@ -18,10 +18,10 @@ from app.domain.kernel.errors import ValidationFailed
 from app.domain.kernel.field_rules import check_ids
 from app.domain.kernel.ids import check_id
 from app.domain.kernel.principal import Principal
+from app.domain.task_context import sections
+from app.domain.task_context.items import ContextItem, Task, TaskEmbedder
 from app.graph.executor import GraphExecutor
-from app.retrieval import context_sections as sections
 from app.retrieval.budget import MAX_BUDGET, TokenBudget
-from app.retrieval.context_items import ContextItem, Task, TaskEmbedder
 from app.retrieval.embedder import Embedder
 from app.retrieval.search import MAX_TEXT
 
