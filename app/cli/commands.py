@@ -229,11 +229,23 @@ def _bench(settings: Settings, args: argparse.Namespace) -> int:
 
 def _test(settings: Settings, args: argparse.Namespace) -> int:
     from app.api.edge.graphiql_assets import provision_graphiql_assets
-    from app.devenv.servers import start_local_services, stop_local_services, suite_environment
+    from app.devenv.neo4j import clear_stopped_database
+    from app.devenv.servers import (
+        say,
+        start_local_services,
+        stop_local_services,
+        suite_environment,
+    )
 
     # The suite (and pytest, which inherits the environment) use their own local Neo4j.
-    os.environ.update(suite_environment(settings))
+    suite = suite_environment(settings)
+    os.environ.update(suite)
     settings = load_settings()
+    if suite and clear_stopped_database(settings):
+        # Starting it here: begin empty, or every run's data piles up (2 GB after a few
+        # hundred runs), slowing the suite and thinning the approximate vector index's results
+        # for the small clients tests make.
+        say("the suite's Neo4j starts with an empty database")
     started = start_local_services(settings)
     provision_graphiql_assets(settings)
     try:

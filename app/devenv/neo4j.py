@@ -9,6 +9,7 @@ import hashlib
 import json
 import os
 import re
+import shutil
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
@@ -202,6 +203,18 @@ def start_neo4j(settings: Settings) -> bool:
         env=_env(home),
     )
     process.wait_ready(ready, name=NAME, timeout_s=timeout_s, pid=pid, logs=logs, progress=progress)
+    return True
+
+
+def clear_stopped_database(settings: Settings) -> bool:
+    """Delete the files of the service's database while no server runs, so that the next start
+    creates it empty (the system database, with the password, stays). False, touching nothing,
+    when something answers on the Bolt port: it may be in use."""
+    if process.port_open(HOST, settings.neo4j_bolt_port):
+        return False
+    data = settings.neo4j_home / "data"
+    for kind in ("databases", "transactions"):
+        shutil.rmtree(data / kind / settings.neo4j_database, ignore_errors=True)
     return True
 
 

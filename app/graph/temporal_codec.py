@@ -8,7 +8,7 @@ record, two per access-log entry). The common cases are done here with datetime 
 
 `install()` puts these into the driver's Bolt 5+ hydration module (`neo4j._codec.hydration.v2
 .temporal`, which its v2 and v3 hydration handlers read when a connection is made); not public
-API: tests/unit/test_temporal_codec.py compares them with the driver's own, and fails on an
+API: tests/unit/test_driver_internals.py compares them with the driver's own, and fails on an
 upgrade that changes what they replace.
 """
 
@@ -35,7 +35,9 @@ def dehydrate_datetime(value: Any) -> Any:
     zone = value.tzinfo
     if type(value) is datetime and type(zone) is timezone:
         offset = zone.utcoffset(None)
-        if not offset.microseconds:
+        # Offsets of whole minutes, away from the calendar's ends: what the driver refuses
+        # (an offset with seconds, a time that leaves the calendar in UTC) it refuses itself.
+        if not offset.microseconds and not offset.seconds % 60 and 1 < value.year < 9999:
             since = value - EPOCH
             seconds = since.days * 86_400 + since.seconds
             return Structure(
