@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any
 
 from app.domain.kernel.errors import AppError, NotFound, Unavailable
 from app.domain.kernel.ids import new_id
@@ -54,47 +55,40 @@ def installed() -> AccessLogWriter | None:
 
 
 def record(principal: Principal, audit: Audit, outcome: AccessOutcome) -> None:
-    writer = installed()
-    if writer is None:
-        return
-    now = datetime.now(UTC)
-    writer.submit(
-        {
-            "id": new_id(),
-            "client_id": principal.client_id,
-            "operation": audit.operation,
-            "principal": principal.agent_name or principal.key_id,
-            "key_id": principal.key_id,
-            "role": principal.role.value,
-            "target_type": audit.target_type,
-            "target_id": audit.target_id,
-            "outcome": outcome.value,
-            "detail": audit.detail,
-            "created_at": now,
-            "updated_at": now,
-        }
+    _submit(
+        principal.client_id,
+        operation=audit.operation,
+        principal=principal.agent_name or principal.key_id,
+        key_id=principal.key_id,
+        role=principal.role.value,
+        target_type=audit.target_type,
+        target_id=audit.target_id,
+        outcome=outcome.value,
+        detail=audit.detail,
     )
 
 
 def record_system(client_id: str, operation: str, *, detail: str, count: int = 1) -> None:
     """An entry for work the service did on its own (the expiry sweeper), in the client's log."""
+    _submit(
+        client_id,
+        operation=operation,
+        principal="system:sweeper",
+        role="system",
+        target_type="MemoryRecord",
+        outcome=AccessOutcome.OK.value,
+        detail=f"{count} {detail}",
+    )
+
+
+def _submit(client_id: str, **entry: Any) -> None:
+    """One entry to the installed writer (none installed: nothing to log to)."""
     writer = installed()
     if writer is None:
         return
     now = datetime.now(UTC)
     writer.submit(
-        {
-            "id": new_id(),
-            "client_id": client_id,
-            "operation": operation,
-            "principal": "system:sweeper",
-            "role": "system",
-            "target_type": "MemoryRecord",
-            "outcome": AccessOutcome.OK.value,
-            "detail": f"{count} {detail}",
-            "created_at": now,
-            "updated_at": now,
-        }
+        {"id": new_id(), "client_id": client_id, **entry, "created_at": now, "updated_at": now}
     )
 
 
