@@ -243,8 +243,7 @@ def _test(settings: Settings, args: argparse.Namespace) -> int:
     settings = load_settings()
     if suite and clear_stopped_database(settings):
         # Starting it here: begin empty, or every run's data piles up (2 GB after a few
-        # hundred runs), slowing the suite and thinning the approximate vector index's results
-        # for the small clients tests make.
+        # hundred runs) and the suite slows.
         say("the suite's Neo4j starts with an empty database")
     started = start_local_services(settings)
     provision_graphiql_assets(settings)
