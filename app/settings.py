@@ -4,13 +4,29 @@ from __future__ import annotations
 
 from functools import cached_property
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
+from limits import RateLimitItem, parse_many
 from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from app.model.enums import Role
+
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
 NEO4J_SCHEMES = frozenset({"bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc"})
+# About 330 requests a second: far above an agent's pace or the test suite's (a few hundred
+# requests per key), and 5x `bench load`, whose clients all share one key.
+DEFAULT_KEY_RATE_LIMIT = "20000/minute"
+
+
+def rate_limit_items(text: str) -> list[RateLimitItem]:
+    """Limits in the `limits` library's notation ("6000/minute", "10/second;5000/hour"); none
+    for an empty string (no limit). ValueError for any other text."""
+    items = parse_many(text) if text.strip() else []
+    if any(item.amount < 1 for item in items):
+        raise ValueError(f"a limit of 0 requests refuses everything: {text!r}")
+    return items
 
 
 class Settings(BaseSettings):
@@ -63,8 +79,25 @@ class Settings(BaseSettings):
     embedding_batch_size: int = Field(default=128, ge=1, le=2_000)
     embedding_poll_s: float = Field(default=0.5, gt=0, le=60)
     embedding_worker_in_process: bool = True
+    # Many workers share the graph (issue 13): a worker claims the records it embeds for this
+    # long; the claims of a worker that died expire and another takes them.
+    embedding_claim_s: float = Field(default=60.0, gt=0, le=3_600)
     # Torch threads for embedding (process-wide).
     embedding_threads: int = Field(default=1, ge=1, le=64)
+    # Threads that run the model, off the event loop (app/retrieval/encode_pool.py), shared by
+    # query batches (served first) and the worker's records, which go `embedding_record_chunk`
+    # to a model call so that a search waits for one chunk at most.
+    embedding_pool_size: int = Field(default=1, ge=1, le=64)
+    # The pool's threads run at this nice value (Linux): under a full CPU, requests and a local
+    # Neo4j go before embeddings (`bench load`: throughput 144 -> 172 requests/s at 32 clients).
+    embedding_nice: int = Field(default=10, ge=0, le=19)
+    embedding_record_chunk: int = Field(default=8, ge=1, le=2_000)
+    # Query texts of concurrent requests share one model call (app/retrieval/query_batcher.py):
+    # the first waits this long for others, a call takes at most `_max_batch` texts; an LRU
+    # cache of this many recent query vectors (0: none).
+    embedding_query_wait_ms: float = Field(default=5.0, ge=0, le=1_000)
+    embedding_query_max_batch: int = Field(default=32, ge=1, le=1_024)
+    embedding_query_cache_size: int = Field(default=1024, ge=0, le=1_000_000)
 
     api_host: str = "127.0.0.1"
     api_port: int = Field(default=8000, ge=1, le=65535)
@@ -78,6 +111,13 @@ class Settings(BaseSettings):
     max_json_depth: int = Field(default=32, ge=1, le=64)
     # Introspection without an API key: requests per minute per remote address (429 beyond).
     keyless_introspection_per_minute: int = Field(default=30, ge=1)
+    # Requests per API key, by the key's role, in `limits` notation (a role left out keeps the
+    # default, "" switches its limit off), counted in fixed windows; and where the counts live:
+    # memory:// is per process, several API processes need a storage `limits` shares (redis://).
+    key_rate_limits: dict[Role, str] = Field(
+        default_factory=lambda: dict.fromkeys(Role, DEFAULT_KEY_RATE_LIMIT)
+    )
+    rate_limit_storage_uri: str = "memory://"
     # Slow clients: a connection whose request headers, or a request whose body, have not all
     # arrived within these many seconds is answered 408 and closed.
     header_timeout_s: float = Field(default=10.0, gt=0, le=600)
@@ -93,6 +133,9 @@ class Settings(BaseSettings):
     episode_log_max_bytes: int = Field(default=16 * 1024 * 1024, ge=1024)
     episode_log_max_chunks: int = Field(default=1_000, ge=1, le=10_000)
     log_level: str = "INFO"
+    # OpenTelemetry traces (app/runtime/telemetry.py): a span per request and per Cypher call,
+    # sent over OTLP/HTTP where the SDK's OTEL_EXPORTER_OTLP_* variables say.
+    otel_enabled: bool = False
     # Conversation memory (seed 000, 5): event text longer than this goes to object storage;
     # a thread needs a summary every N events, or when hot (K events within W seconds).
     event_inline_text_max: int = Field(default=1_000, ge=1, le=100_000)
@@ -113,6 +156,10 @@ class Settings(BaseSettings):
     request_read_max_bytes: int = Field(default=32 * 1024 * 1024, ge=1024 * 1024)
     memory_sweep_interval_s: float = Field(default=60.0, gt=0)
     memory_sweep_batch: int = Field(default=500, ge=1, le=10_000)
+    # The sweeper and the idempotency key purge run once per interval across all API processes
+    # (issue 13): the process that takes a job's turn holds its lease this long, renewed while
+    # the job runs; the lease of a process that died expires and another takes the next turn.
+    job_lease_s: float = Field(default=30.0, gt=0, le=3_600)
     access_log_enabled: bool = True
     access_log_flush_ms: int = Field(default=200, ge=1, le=60_000)
     access_log_batch: int = Field(default=500, ge=1, le=10_000)
@@ -141,6 +188,26 @@ class Settings(BaseSettings):
             raise ValueError(
                 "s3_endpoint is host[:port] without scheme or path, e.g. 127.0.0.1:9000"
             )
+        return value
+
+    @field_validator("key_rate_limits", mode="before")
+    @classmethod
+    def _roles_left_out_keep_the_default(cls, value: Any) -> Any:
+        if not isinstance(value, dict):
+            return value
+        return {**dict.fromkeys(Role, DEFAULT_KEY_RATE_LIMIT), **value}
+
+    @field_validator("key_rate_limits")
+    @classmethod
+    def _in_limits_notation(cls, value: dict[Role, str]) -> dict[Role, str]:
+        for role, text in value.items():
+            try:
+                rate_limit_items(text)
+            except ValueError as error:
+                raise ValueError(
+                    f"the {role.value} limit {text!r} is not a usable rate limit ({error}); "
+                    "write e.g. '6000/minute' or '10/second;5000/hour', or '' for none"
+                ) from None
         return value
 
     @model_validator(mode="after")

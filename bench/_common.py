@@ -140,6 +140,15 @@ class AsyncGraphQLClient:
         self._streams: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
 
     async def post(self, query: str, variables: dict[str, Any] | None = None) -> dict[str, Any]:
+        status, answer = await self.exchange(query, variables)
+        if status != 200 or "errors" in answer:
+            raise RuntimeError(f"HTTP {status}: {json.dumps(answer)[:500]}")
+        return answer
+
+    async def exchange(
+        self, query: str, variables: dict[str, Any] | None = None
+    ) -> tuple[int, dict[str, Any]]:
+        """The HTTP status and JSON body, whatever they say (bench load counts the errors)."""
         if self._streams is None:
             self._streams = await asyncio.open_connection("127.0.0.1", self.port)
         reader, writer = self._streams
@@ -152,9 +161,7 @@ class AsyncGraphQLClient:
             if name.strip().lower() == b"content-length":
                 length = int(value)
         answer: dict[str, Any] = json.loads(await reader.readexactly(length))
-        if status != 200 or "errors" in answer:
-            raise RuntimeError(f"HTTP {status}: {json.dumps(answer)[:500]}")
-        return answer
+        return status, answer
 
     async def close(self) -> None:
         if self._streams is not None:

@@ -39,7 +39,7 @@ class PrecomputedEmbedder(Embedder):
         super().__init__(model_name="precomputed", dimensions=dimensions)
         self.vector: list[float] = []
 
-    async def embed(self, texts: list[str]) -> list[list[float]]:
+    async def embed(self, texts: list[str], *, scope: str = "") -> list[list[float]]:
         return [self.vector for _ in texts]
 
 

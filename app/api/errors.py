@@ -11,6 +11,7 @@ from starlette.types import Send
 from strawberry.extensions import SchemaExtension
 
 from app.api.edge.asgi import send_json
+from app.api.edge.outcome import note_code
 from app.domain.kernel.errors import AppError, Unavailable
 
 log = logging.getLogger("app.api")
@@ -101,6 +102,7 @@ def unavailable_body(error: Unavailable) -> dict[str, Any]:
 async def send_answer(send: Send, response: Any) -> None:
     """Sends a GraphQL response: 503 + Retry-After where it met an outage, else 200."""
     status, headers = http_status(response)
+    note_code(response)
     await send_json(send, status, response, headers)
 
 

@@ -12,6 +12,7 @@ from app.retrieval.pending import pending_query
 from app.retrieval.searchable import SEARCHABLE
 from app.retrieval.worker import EmbeddingWorker, reset_cursors
 from app.runtime import close_services, open_services
+from app.runtime.job_metrics import start_job_metrics, stop_job_metrics
 from app.settings import Settings
 
 # Records embedded by another model (or all, on request) become pending again: clearing
@@ -74,11 +75,13 @@ async def run_worker(settings: Settings) -> int:
     """The embedding worker as its own process (set AGENTMEM_EMBEDDING_WORKER_IN_PROCESS=false
     for the API processes)."""
     services = await open_services(settings)
+    job_metrics = start_job_metrics(services, None)  # its numbers in /metrics of the API's
     try:
         print("embedding worker running; Ctrl-C stops it", file=sys.stderr)
         await services.indexer.run_forever()
     except asyncio.CancelledError:
         pass
     finally:
+        await stop_job_metrics(job_metrics, services, None)
         await close_services(services)
     return 0

@@ -5,18 +5,15 @@ that is gone answered as `Unavailable`."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
-from contextlib import asynccontextmanager
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, TypeVar
 
-from neo4j import READ_ACCESS, WRITE_ACCESS, AsyncDriver
-from neo4j.exceptions import ServiceUnavailable, SessionExpired
+from neo4j import AsyncDriver
 
 from app.domain.kernel.errors import Unavailable, retry_hint
-from app.graph.commit_scope import note_failed_write
 from app.graph.outages import CONNECTIVITY_ERRORS, driver_timeouts, graph_unavailable
-from app.graph.round_trips import RoundTrips, count_query, start_counting
-from app.graph.transactions import Record, Tx, write_transaction
+from app.graph.round_trips import RoundTrips, cypher_call, start_counting
+from app.graph.transactions import Record, Tx, read_query, write_transaction
 from app.graph.values import exported, exported_plain
 from app.request_deadline import call_deadline
 
@@ -73,47 +70,41 @@ class GraphExecutor:
         )
 
     async def read(self, query: str, params: Mapping[str, Any] | None = None) -> list[Record]:
-        return await self._auto_commit(query, params, READ_ACCESS)
+        return await self._read(query, params, exported)
 
     async def read_plain(self, query: str, params: Mapping[str, Any] | None = None) -> list[Record]:
         """`read` with every value made plain (app.graph.values.plain) in the same pass."""
-        return await self._auto_commit(query, params, READ_ACCESS, convert=exported_plain)
+        return await self._read(query, params, exported_plain)
+
+    async def read_latest(
+        self, query: str, params: Mapping[str, Any] | None = None
+    ) -> list[Record]:
+        """`read` answered by the cluster's leader: it sees every committed write, whichever
+        process made it (one server: the same as `read`)."""
+        return await self._read(query, params, exported, leader=True)
 
     async def write(self, query: str, params: Mapping[str, Any] | None = None) -> list[Record]:
-        try:
-            return await self._auto_commit(query, params, WRITE_ACCESS)
-        except BaseException as error:
-            note_failed_write(error, committing=True)  # one message: run and commit together
-            raise
+        """One query in a write transaction of its own (`in_transaction`'s: retried by the
+        driver, settled)."""
 
-    async def _auto_commit(
+        async def work(tx: Tx) -> list[Record]:
+            return await tx.run(query, params)
+
+        return await self.in_transaction(work)
+
+    async def _read(
         self,
         query: str,
         params: Mapping[str, Any] | None,
-        access_mode: str,
-        convert: Callable[[Any], Record] = exported,
+        convert: Callable[[Any], Record],
+        *,
+        leader: bool = False,
     ) -> list[Record]:
-        # A plain session run is measurably cheaper per call than driver.execute_query.
-        count_query(query)
-
-        async def once() -> list[Record]:
-            async with self.driver.session(
-                database=self.database, default_access_mode=access_mode
-            ) as session:
-                result = await session.run(query, dict(params or {}))
-                return [convert(record) for record in await result.fetch(1_000_000)]
-
-        async def call() -> list[Record]:
-            try:
-                return await once()
-            except (ServiceUnavailable, SessionExpired):
-                if access_mode != READ_ACCESS:
-                    raise  # a write may have committed: the caller must decide
-                # The pool may have handed out a connection the server closed (it restarted);
-                # the driver has dropped them now, and a read is safe to send again.
-                return await once()
-
-        return await self._bounded(call())
+        call = read_query(
+            self.driver, self.database, query, dict(params or {}), convert, leader=leader
+        )
+        with cypher_call(query):
+            return await self._bounded(call)
 
     async def in_transaction(self, work: Callable[[Tx], Awaitable[T]]) -> T:
         """Run `work` in one write transaction: it commits if `work` returns, else rolls back
@@ -129,8 +120,3 @@ class GraphExecutor:
 
     def unavailable(self, error: BaseException) -> Unavailable:
         return graph_unavailable(error, self.retry_after_s)
-
-    @asynccontextmanager
-    async def session(self) -> AsyncIterator[Any]:
-        async with self.driver.session(database=self.database) as session:
-            yield session

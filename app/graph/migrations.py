@@ -5,6 +5,8 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
+from neo4j.exceptions import Neo4jError
+
 from app.graph.cypher_files import Migration, load_migrations
 from app.graph.executor import GraphExecutor
 
@@ -15,6 +17,9 @@ RECORD_VERSION = """
 MERGE (m:SchemaMigration {version: $version})
 ON CREATE SET m.name = $name, m.checksum = $checksum, m.applied_at = datetime()
 """
+# What a statement gets when another process migrating at the same time (replicas starting
+# together) created the same index or constraint first, IF NOT EXISTS notwithstanding.
+CREATED_MEANWHILE = "Neo.ClientError.Schema.EquivalentSchemaRuleAlreadyExists"
 
 
 class MigrationError(RuntimeError):
@@ -58,10 +63,21 @@ async def _apply(graph: GraphExecutor, migration: Migration) -> None:
         try:
             await graph.write(statement)
         except Exception as error:
+            if _created_meanwhile(error, statement):
+                continue
             raise MigrationError(
                 f"migration {label}, statement {number} failed: {error}\n{statement}"
             ) from error
     await graph.write(
         RECORD_VERSION,
         {"version": migration.version, "name": migration.name, "checksum": migration.checksum},
+    )
+
+
+def _created_meanwhile(error: Exception, statement: str) -> bool:
+    """What an IF NOT EXISTS statement asks for is there: another process made it."""
+    return (
+        isinstance(error, Neo4jError)
+        and error.code == CREATED_MEANWHILE
+        and "IF NOT EXISTS" in statement.upper()
     )

@@ -20,6 +20,10 @@ INDEX_PROPERTIES = frozenset(
         "embedded_at",
         "indexed_version",
         "index_error",
+        # The worker's claim on a record while it embeds it, and the embeddings written so far.
+        "index_claim",
+        "index_claim_until",
+        "embed_count",
         *(f"search_{name}" for name in DERIVED_FILTERS),
     }
 )

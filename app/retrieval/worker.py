@@ -2,22 +2,26 @@
 
 Each cycle runs two passes per label: a fresh pass (newest first, recent window) so that new
 writes become searchable within about a second even behind a backlog, and a backlog pass
-(oldest first from a persisted cursor) that drains older records and measures the lag.
+(oldest first from a persisted cursor) that drains older records and measures the lag. Any
+number of workers share the graph: each claims what it embeds (claims.py), and a few times per
+claim term looks for claims that ran out (their worker died), which no cursor goes back for.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import time
-from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any
 
 from app.graph.executor import GraphExecutor
+from app.graph.leases import new_holder
+from app.retrieval.claims import Claimant
 from app.retrieval.embedder import Embedder
-from app.retrieval.indexing import PassResult, TextLoader, index_pass
+from app.retrieval.indexing import PassResult, TextLoader, expired_claims_pass, index_pass
 from app.retrieval.searchable import SEARCHABLE, SearchableSpec
+from app.retrieval.worker_status import WorkerStatus
 
 log = logging.getLogger(__name__)
 
@@ -28,6 +32,8 @@ SAFETY = timedelta(seconds=60)
 FRESH_WINDOW = timedelta(minutes=2)
 # How often a cursor that only followed the clock (no records) is written to the database.
 CURSOR_PERSIST_S = 60.0
+# How often expired claims are looked for, as a part of the claim term.
+EXPIRED_CHECKS_PER_CLAIM = 4
 READ_CURSORS = "MATCH (c:EmbeddingCursor) RETURN c.label AS label, c.since AS since"
 # Several workers may run (API processes, embed-worker): a cursor only ever moves forward.
 SAVE_CURSOR = (
@@ -35,49 +41,6 @@ SAVE_CURSOR = (
     "SET c.since = CASE WHEN c.since IS NULL OR c.since < $since THEN $since ELSE c.since END"
 )
 RESET_CURSORS = "MATCH (c:EmbeddingCursor) DELETE c"
-
-
-@dataclass
-class WorkerStatus:
-    running: bool = False
-    indexed_total: int = 0
-    # Records that could not be indexed (marked with index_error until their next update).
-    failed_total: int = 0
-    oldest_pending: datetime | None = None
-    last_error: str | None = None
-    started_at: datetime | None = None
-
-    def lag_seconds(self, now: datetime | None = None) -> float:
-        if self.oldest_pending is None:
-            return 0.0
-        return max(0.0, ((now or datetime.now(UTC)) - self.oldest_pending).total_seconds())
-
-    def metrics(self) -> str:
-        """Prometheus text exposition of the worker's state."""
-        lines = [
-            "# HELP agentmem_embedding_lag_seconds Age of the oldest record waiting for embedding.",
-            "# TYPE agentmem_embedding_lag_seconds gauge",
-            f"agentmem_embedding_lag_seconds {self.lag_seconds():.3f}",
-            "# HELP agentmem_embedding_indexed_total Records embedded by this process.",
-            "# TYPE agentmem_embedding_indexed_total counter",
-            f"agentmem_embedding_indexed_total {self.indexed_total}",
-            "# HELP agentmem_embedding_failed_total Records that could not be indexed.",
-            "# TYPE agentmem_embedding_failed_total counter",
-            f"agentmem_embedding_failed_total {self.failed_total}",
-            "# TYPE agentmem_embedding_worker_running gauge",
-            f"agentmem_embedding_worker_running {int(self.running)}",
-        ]
-        return "\n".join(lines) + "\n"
-
-    def details(self) -> dict[str, Any]:
-        return {
-            "running": self.running,
-            "indexed_total": self.indexed_total,
-            "failed_total": self.failed_total,
-            "oldest_pending": self.oldest_pending.isoformat() if self.oldest_pending else None,
-            "lag_seconds": round(self.lag_seconds(), 3),
-            "last_error": self.last_error,
-        }
 
 
 class EmbeddingWorker:
@@ -88,10 +51,13 @@ class EmbeddingWorker:
         *,
         batch: int,
         poll_s: float,
+        claim_s: float,
         load_text: TextLoader | None = None,
     ) -> None:
         self.graph, self.embedder, self.load_text = graph, embedder, load_text
         self.batch, self.poll_s = batch, poll_s
+        self.claimant = Claimant(holder=new_holder(), claim_s=claim_s)
+        self._expired_checked_at = -math.inf  # the first cycle looks
         self.backlog_batch = max(1, min(batch, 32))
         self._fresh_since: dict[str, datetime] = {}
         self.status = WorkerStatus()
@@ -108,6 +74,7 @@ class EmbeddingWorker:
         passes repeated in between, so new writes never wait behind a backlog.
         True when a batch was full (more is waiting)."""
         more, oldest = await self._fresh_passes(), None
+        more = await self._expired_claims() or more
         for label, spec in SEARCHABLE.items():
             cursor = self._cursors.get(label, EPOCH)
             started = datetime.now(UTC)
@@ -143,6 +110,26 @@ class EmbeddingWorker:
                 self._fresh_since[label] = max(since, started - SAFETY)
         return more
 
+    async def _expired_claims(self) -> bool:
+        """Records whose claim ran out, of every label, a few times per claim term."""
+        now = time.monotonic()
+        if now - self._expired_checked_at < self.claimant.claim_s / EXPIRED_CHECKS_PER_CLAIM:
+            return False
+        more = False
+        for spec in SEARCHABLE.values():
+            result = await expired_claims_pass(
+                self.graph,
+                self.embedder,
+                spec=spec,
+                batch=self.backlog_batch,
+                claimant=self.claimant,
+                load_text=self.load_text,
+            )
+            more = self._count(result) >= self.backlog_batch or more
+        if not more:  # else the next cycle goes on with them
+            self._expired_checked_at = now
+        return more
+
     async def _pass(
         self, spec: SearchableSpec, batch: int, *, since: datetime, newest_first: bool = False
     ) -> PassResult:
@@ -155,10 +142,16 @@ class EmbeddingWorker:
             batch=batch,
             newest_first=newest_first,
             since=since,
+            claimant=self.claimant,
         )
+        self._count(result)
+        return result
+
+    def _count(self, result: PassResult) -> int:
+        """Counts a pass in the status; the records it saw."""
         self.status.indexed_total += result.embedded
         self.status.failed_total += result.failed
-        return result
+        return result.seen
 
     async def _save_cursor(self, label: str, since: datetime, *, moved_by_records: bool) -> None:
         """An idle pass moves the cursor with the clock; persisting that on every cycle would be

@@ -1,12 +1,17 @@
 """The API process's background work on stored data: the access log writer, the expiry sweeper,
 the idempotency key purge and the orphaned-object reconciliation, started and stopped by the
 app's lifespan (app/web/app.py). They use the graph with the long bound of background jobs: heavy
-work there is no outage."""
+work there is no outage.
+
+The sweeper and the purge work on the whole graph: they run once per interval across every API
+process (app/runtime/scheduled.py). The reconciliation stays per process: its queue holds the
+objects that this process's own failed requests left behind, which no other process knows of."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,8 +19,15 @@ from app.artifacts.orphans import OrphanReconciler
 from app.artifacts.store import open_store
 from app.domain.kernel import idempotency
 from app.domain.memory import AccessLogWriter, MemorySweeper, access_log
+from app.graph.executor import GraphExecutor
+from app.graph.leases import Lease, new_holder
+from app.runtime.scheduled import ScheduledJob
 from app.runtime.services import Services, connected
 from app.settings import Settings
+
+# The lease names of the scheduled jobs (one Lease node each in the graph).
+SWEEPER_JOB = "memory-sweeper"
+PURGE_JOB = "idempotency-key-purge"
 
 
 @dataclass
@@ -23,12 +35,18 @@ class MemoryBackground:
     sweeper: MemorySweeper
     writer: AccessLogWriter | None
     orphans: OrphanReconciler | None = None
+    jobs: list[ScheduledJob] = field(default_factory=list)
     tasks: list[asyncio.Task[None]] = field(default_factory=list)
     writer_task: asyncio.Task[None] | None = None
 
     def details(self) -> dict[str, Any]:
         log = self.writer.details() if self.writer else "disabled"
-        details = {"memory_sweeper": self.sweeper.details(), "access_log": log}
+        schedule = {job.lease.name: job.details() for job in self.jobs}
+        details = {
+            "memory_sweeper": self.sweeper.details(),
+            "access_log": log,
+            "schedule": schedule,
+        }
         if self.orphans is not None:
             details["orphaned_objects"] = self.orphans.totals()
         return details
@@ -66,14 +84,31 @@ def start_memory_background(services: Services) -> MemoryBackground:
     )
     orphans = services.artifacts.orphans
     background = MemoryBackground(sweeper=sweeper, writer=writer, orphans=orphans)
-    background.tasks.append(asyncio.create_task(sweeper.run_forever(), name="memory-sweeper"))
-    purge = idempotency.purge_forever(graph, interval_s=settings.memory_sweep_interval_s)
-    background.tasks.append(asyncio.create_task(purge, name="idempotency-key-purge"))
+    background.jobs = scheduled_jobs(graph, settings, sweeper)
+    for job in background.jobs:
+        task = asyncio.create_task(job.run_forever(), name=job.lease.name)
+        background.tasks.append(task)
     reconcile = orphans.run_forever(graph, services.artifacts)
     background.tasks.append(asyncio.create_task(reconcile, name="orphan-reconciliation"))
     if writer is not None:
         background.writer_task = asyncio.create_task(writer.run(), name="access-log-writer")
     return background
+
+
+def scheduled_jobs(
+    graph: GraphExecutor, settings: Settings, sweeper: MemorySweeper
+) -> list[ScheduledJob]:
+    """The sweeper and the idempotency key purge, on the sweeper's interval."""
+    holder, interval = new_holder(), settings.memory_sweep_interval_s
+
+    def job(name: str, run: Callable[[], Awaitable[object]]) -> ScheduledJob:
+        lease = Lease(graph, name=name, holder=holder, ttl_s=settings.job_lease_s)
+        return ScheduledJob(lease=lease, interval_s=interval, run=run)
+
+    return [
+        job(SWEEPER_JOB, sweeper.sweep),
+        job(PURGE_JOB, lambda: idempotency.purge_expired(graph)),
+    ]
 
 
 async def run_sweep(settings: Settings, *, client_id: str | None = None) -> dict[str, Any]:

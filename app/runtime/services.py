@@ -64,16 +64,13 @@ async def open_services(settings: Settings, *, apply_migrations: bool = True) ->
         log.info("schema at version %d", report.current_version)
     artifacts = open_store(settings)
     await artifacts.ensure_bucket()
-    embedder = Embedder(
-        model_name=settings.embedding_model,
-        dimensions=settings.embedding_dimensions,
-        threads=settings.embedding_threads,
-    )
+    embedder = Embedder.from_settings(settings)
     indexer = EmbeddingWorker(
         graph.background(),
         embedder,
         batch=settings.embedding_batch_size,
         poll_s=settings.embedding_poll_s,
+        claim_s=settings.embedding_claim_s,
         load_text=stored_text_loader(artifacts),
     )
     return Services(
@@ -82,10 +79,12 @@ async def open_services(settings: Settings, *, apply_migrations: bool = True) ->
 
 
 async def close_services(services: Services) -> None:
-    """Stops the embedding worker (if it runs), then closes the driver and object storage."""
+    """Stops the embedding worker (if it runs), then closes the driver, object storage and the
+    embedder's threads."""
     await services.indexer.stop()
     await services.graph.driver.close()
     services.artifacts.close()
+    services.embedder.close()
 
 
 def stored_text_loader(artifacts: ArtifactStore) -> TextLoader:

@@ -3,9 +3,11 @@ them on."""
 
 from __future__ import annotations
 
+import gc
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
+from opentelemetry.sdk.trace.export import SpanExporter
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -16,12 +18,16 @@ from starlette.types import Receive, Scope, Send
 
 from app.api.edge.graphiql_assets import LOCAL_PREFIX, local_assets
 from app.api.edge.introspection import IntrospectionAnswers
+from app.api.edge.rate_limit import KeyRateLimits, rate_limit_storage
 from app.api.read.http_view import GraphQLApp
 from app.runtime import close_services, open_services, start_memory_background
+from app.runtime.job_metrics import start_job_metrics, stop_job_metrics
+from app.runtime.telemetry import start_tracing, stop_tracing
 from app.settings import Settings
 from app.web.auth import RequireApiKey
+from app.web.metrics import RequestMetrics, metrics
 from app.web.middleware import RequestEdge, http_error
-from app.web.readiness import close_probes, metrics, readyz
+from app.web.readiness import close_probes, readyz
 
 
 async def healthz(request: Request) -> Response:
@@ -35,8 +41,13 @@ class GraphQLEndpoint:
         await scope["app"].state.graphql(scope, receive, send)
 
 
-def create_app(settings: Settings) -> Starlette:
+def create_app(settings: Settings, *, span_exporter: SpanExporter | None = None) -> Starlette:
+    """`span_exporter`: where spans go instead of OTLP, when tracing is on (the tests')."""
     ide_assets = local_assets(settings)
+    tracing = start_tracing(settings, span_exporter)
+    # Built before serving, so that a storage URI `limits` cannot use stops start-up.
+    rate_counts = rate_limit_storage(settings.rate_limit_storage_uri)
+    key_limits = KeyRateLimits(settings.key_rate_limits, rate_counts)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -44,21 +55,29 @@ def create_app(settings: Settings) -> Starlette:
         app.state.services = services
         graphql = GraphQLApp(services, local_ide_assets=ide_assets is not None)
         introspection = IntrospectionAnswers(
-            graphql, per_minute=settings.keyless_introspection_per_minute
+            graphql, per_minute=settings.keyless_introspection_per_minute, storage=rate_counts
         )
         app.state.graphql = RequireApiKey(
-            graphql, graph=services.graph, introspection=introspection
+            graphql, graph=services.graph, introspection=introspection, rate_limits=key_limits
         )
         app.state.memory_background = start_memory_background(services)
         if settings.embedding_worker_in_process:
             services.indexer.start()
+        job_metrics = start_job_metrics(services, app.state.memory_background)
+        # What start-up built (schema, model, driver) lives as long as the process: kept out
+        # of the collector's full passes, which otherwise scan it all and stall every request.
+        gc.collect()
+        gc.freeze()
         try:
             yield
         finally:
+            gc.unfreeze()
             await app.state.memory_background.stop()
             await app.state.graphql.keys.close()
             await close_services(services)
             close_probes(app.state)
+            await stop_job_metrics(job_metrics, services, app.state.memory_background)
+            stop_tracing(tracing)
 
     routes: list[BaseRoute] = [
         Route("/healthz", healthz),
@@ -78,5 +97,7 @@ def create_app(settings: Settings) -> Starlette:
         max_body_bytes=settings.max_body_bytes,
         body_timeout_s=settings.body_timeout_s,
         deadline_s=settings.dependency_timeout_s,
+        metrics=RequestMetrics(r.path for r in routes if isinstance(r, Route | Mount)),
+        tracer=tracing.tracer if tracing is not None else None,
     )
     return app

@@ -14,6 +14,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.api.edge.asgi import error_body, headers_of, send_json
 from app.api.edge.introspection import IntrospectionAnswers
+from app.api.edge.rate_limit import KeyRateLimits, send_rate_limited
 from app.api.edge.request_body import BadBody, request_json
 from app.api.errors import send_unavailable
 from app.api.read.view_request import read_body, replay
@@ -54,12 +55,18 @@ def wants_ide(scope: Scope, headers: Mapping[bytes, bytes]) -> bool:
 
 class RequireApiKey:
     def __init__(
-        self, app: ASGIApp, *, graph: GraphExecutor, introspection: IntrospectionAnswers
+        self,
+        app: ASGIApp,
+        *,
+        graph: GraphExecutor,
+        introspection: IntrospectionAnswers,
+        rate_limits: KeyRateLimits,
     ) -> None:
         self.app = app
         self.graph = graph
         self.introspection = introspection
-        self.keys = KeyResolver(graph)  # revoked or expired keys refused within a second
+        self.rate_limits = rate_limits
+        self.keys = KeyResolver(graph)  # refused everywhere once a revocation is answered
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         headers = headers_of(scope)
@@ -75,6 +82,10 @@ class RequireApiKey:
             await self._keyless(scope, receive, send, headers)
             return
         scope.setdefault("state", {})["principal"] = principal
+        if exceeded := await self.rate_limits.hit(principal):
+            why = f"too many requests with this API key of role {principal.role.value}"
+            await send_rate_limited(send, exceeded, why)
+            return
         if scope["method"] == "POST":
             body = await read_body(receive)
             if await self.introspection.answered_with_key(scope, body, send):

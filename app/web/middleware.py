@@ -3,6 +3,9 @@
 - a request id (the client's `X-Request-Id` when it is sane, else one made here) on the
   response and in every log line, and an access log line per request;
 - the body's limits and the request's deadline (app/web/body_limits.py, app/request_deadline.py);
+- the request's metrics and, when tracing is on, its span (app/web/metrics.py,
+  app/runtime/telemetry.py): the operation and error code the layers inside noted, the Cypher
+  calls counted for it;
 - the last resort: an exception that escapes the application is logged (with the request id)
   and answered 500 INTERNAL in JSON. No request shape should get there: each is answered where
   it is met.
@@ -21,15 +24,19 @@ import time
 from collections.abc import Mapping
 from typing import cast
 
+from opentelemetry.trace import Tracer
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.api.edge.asgi import error_body, headers_of, http_error_code, send_json
+from app.api.edge.outcome import Outcome, start_outcome
 from app.api.errors import MASKED_MESSAGE
+from app.graph.round_trips import RoundTrips, start_counting
 from app.logs import request_id
 from app.request_deadline import request_deadline
+from app.runtime.telemetry import RequestSpan
 from app.web.body_limits import (
     BodyReceiver,
     BodyTooLarge,
@@ -38,6 +45,7 @@ from app.web.body_limits import (
     refuse_too_large,
     refuse_too_slow,
 )
+from app.web.metrics import RequestMetrics
 
 log = logging.getLogger("app.http")
 _NOT_IN_REQUEST_ID = re.compile(r"[^A-Za-z0-9._:-]")
@@ -86,12 +94,21 @@ class _Reply:
 
 class RequestEdge:
     def __init__(
-        self, app: ASGIApp, *, max_body_bytes: int, body_timeout_s: float, deadline_s: float
+        self,
+        app: ASGIApp,
+        *,
+        max_body_bytes: int,
+        body_timeout_s: float,
+        deadline_s: float,
+        metrics: RequestMetrics | None = None,
+        tracer: Tracer | None = None,
     ) -> None:
         self.app = app
         self.max_body_bytes = max_body_bytes
         self.body_timeout_s = body_timeout_s
         self.deadline_s = deadline_s
+        self.metrics = metrics or RequestMetrics(())  # no routes known: paths are "other"
+        self.tracer = tracer
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":  # the lifespan passes through untouched
@@ -100,6 +117,9 @@ class RequestEdge:
         headers = headers_of(scope)
         rid = _request_id(headers)
         request_id.set(rid)
+        outcome, trips = start_outcome(), start_counting()
+        route = self.metrics.route(scope["path"])
+        span = RequestSpan(self.tracer, scope["method"], route) if self.tracer else None
         started = time.perf_counter()
         reply = _Reply(send, rid)
         try:
@@ -112,14 +132,29 @@ class RequestEdge:
             if not reply.started:
                 await send_json(reply, 500, error_body(MASKED_MESSAGE, "INTERNAL"))
         finally:
-            elapsed_ms = round((time.perf_counter() - started) * 1000, 2)
+            elapsed = time.perf_counter() - started
+            self._measured(scope, reply.status, elapsed, outcome, trips, span)
             fields = {
                 "method": scope["method"],
                 "path": scope["path"],
                 "status": reply.status,
-                "ms": elapsed_ms,
+                "ms": round(elapsed * 1000, 2),
             }
             log.info("request", extra={"fields": fields})
+
+    def _measured(
+        self,
+        scope: Scope,
+        status: int,
+        elapsed: float,
+        outcome: Outcome,
+        trips: RoundTrips,
+        span: RequestSpan | None,
+    ) -> None:
+        operation = self.metrics.operation(outcome, scope["path"])
+        self.metrics.record(operation, status, outcome.code, elapsed, trips)
+        if span is not None:
+            span.close(operation if outcome.operation is not None else None, status, outcome.code)
 
     async def _bounded(self, scope: Scope, receive: Receive, reply: _Reply) -> None:
         arrive_by = asyncio.get_running_loop().time() + self.body_timeout_s

@@ -1,6 +1,6 @@
-"""`/readyz` and `/metrics`: answered within a second whatever state Neo4j and S3 are in, and
-without an admin key only what any prober may see (status and checks; process-wide totals).
-The checks themselves are in app/web/readiness_checks.py."""
+"""`/readyz`: answered within a second whatever state Neo4j and S3 are in, and without an admin
+key only what any prober may see (status and checks). The checks themselves are in
+app/web/readiness_checks.py; `/metrics` is app/web/metrics.py."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import asyncio
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.responses import JSONResponse, Response
 
 from app.api.edge.asgi import headers_of
 from app.domain.keys import authenticate
@@ -17,7 +17,7 @@ from app.runtime import Services
 from app.web.auth import presented_key
 from app.web.readiness_checks import CHECK_TIMEOUT_S, close_probes, shared_checks
 
-__all__ = ["close_probes", "metrics", "readyz"]
+__all__ = ["close_probes", "readyz"]
 
 
 async def _is_admin(request: Request, services: Services) -> bool:
@@ -51,32 +51,3 @@ async def readyz(request: Request) -> Response:
     if checks["neo4j"] == "ok" and await _is_admin(request, services):
         body["details"] = _details(request, services)
     return JSONResponse(body, status_code=200 if ready else 503)
-
-
-def _counters(prefix: str, counters: dict[str, int]) -> list[str]:
-    """Prometheus lines: `pending` a gauge, the rest counters."""
-    lines = []
-    for name, value in counters.items():
-        kind = "gauge" if name == "pending" else "counter"
-        metric = f"agentmem_{prefix}_{name}" + ("" if kind == "gauge" else "_total")
-        lines += [f"# TYPE {metric} {kind}", f"{metric} {value}"]
-    return lines
-
-
-def _background_metrics(request: Request) -> list[str]:
-    services: Services = request.app.state.services
-    lines = _counters("orphaned_objects", services.artifacts.orphans.totals())
-    background = getattr(request.app.state, "memory_background", None)
-    writer = background.writer if background is not None else None
-    if writer is not None:
-        lines += _counters("access_log", writer.totals())
-    return lines
-
-
-async def metrics(request: Request) -> Response:
-    """Process-wide totals only (no client ids), so the endpoint needs no key."""
-    services: Services = request.app.state.services
-    text = services.indexer.status.metrics() + "".join(
-        line + "\n" for line in _background_metrics(request)
-    )
-    return PlainTextResponse(text, media_type="text/plain; version=0.0.4")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import uuid
 from typing import Any
 
 import pytest
@@ -27,19 +28,21 @@ def schema_state(session: Any) -> tuple[list[Any], list[Any], list[Any]]:
 
 
 def run_migrate(settings: Settings, migrations: list[Migration] | None = None) -> MigrationReport:
-    async def go() -> MigrationReport:
-        driver = AsyncGraphDatabase.driver(
-            settings.neo4j_uri,
-            auth=(settings.neo4j_user, settings.neo4j_password.get_secret_value()),
-        )
-        try:
-            return await migrate(
-                GraphExecutor(driver, database=settings.neo4j_database), migrations
-            )
-        finally:
-            await driver.close()
+    return asyncio.run(migrate_once(settings, migrations))
 
-    return asyncio.run(go())
+
+async def migrate_once(
+    settings: Settings, migrations: list[Migration] | None = None
+) -> MigrationReport:
+    """One process's migration: its own driver, as at start-up."""
+    driver = AsyncGraphDatabase.driver(
+        settings.neo4j_uri,
+        auth=(settings.neo4j_user, settings.neo4j_password.get_secret_value()),
+    )
+    try:
+        return await migrate(GraphExecutor(driver, database=settings.neo4j_database), migrations)
+    finally:
+        await driver.close()
 
 
 def test_applying_twice_changes_nothing(settings: Settings, neo4j_session: Any) -> None:
@@ -69,3 +72,28 @@ def test_edited_or_failing_migration_stops_with_clear_message(settings: Settings
     broken = Migration(9002, "broken", ("CREATE INDEX oops FOR (n:X) ON",), checksum="b")
     with pytest.raises(MigrationError, match="9002_broken, statement 1 failed"):
         run_migrate(settings, [broken])
+
+
+def test_processes_migrating_at_once_all_start(settings: Settings, neo4j_session: Any) -> None:
+    """Replicas starting together migrate together: each finds the others' indexes made under
+    it (a concurrent CREATE ... IF NOT EXISTS fails with "equivalent rule already exists")."""
+    name = f"race_{uuid.uuid4().hex[:8]}"
+    statements = (
+        f"CREATE INDEX {name}_x IF NOT EXISTS FOR (n:{name}) ON (n.x)",
+        f"CREATE CONSTRAINT {name}_y IF NOT EXISTS FOR (n:{name}) REQUIRE n.y IS UNIQUE",
+    )
+    racing = Migration(version=9003, name="race", statements=statements, checksum="r")
+
+    async def together() -> list[MigrationReport]:
+        return list(await asyncio.gather(*(migrate_once(settings, [racing]) for _ in range(6))))
+
+    try:
+        reports = asyncio.run(together())
+        assert all(9003 in r.applied + r.already_applied for r in reports)
+        constraints, indexes, versions = schema_state(neo4j_session)
+        assert f"{name}_x" in indexes and f"{name}_y" in constraints
+        assert [v[:2] for v in versions if v[0] == 9003] == [(9003, "r")]  # recorded once
+    finally:
+        neo4j_session.run(f"DROP INDEX {name}_x IF EXISTS").consume()
+        neo4j_session.run(f"DROP CONSTRAINT {name}_y IF EXISTS").consume()
+        neo4j_session.run("MATCH (m:SchemaMigration {version: 9003}) DELETE m").consume()

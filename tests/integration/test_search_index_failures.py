@@ -9,6 +9,8 @@ import uuid
 from datetime import UTC, datetime
 from typing import Any
 
+from app.graph.leases import new_holder
+from app.retrieval.claims import Claimant
 from app.retrieval.indexing import index_pass
 from app.retrieval.pending import pending_count
 from app.retrieval.searchable import SEARCHABLE
@@ -47,6 +49,7 @@ async def _state(graph: Any, client_id: str) -> dict[str, dict[str, Any]]:
 async def _scenario(settings: Settings) -> None:
     client_id, spec = str(uuid.uuid4()), SEARCHABLE["Lesson"]
     embedder: Any = RefusingEmbedder()
+    claimant = Claimant(holder=new_holder(), claim_s=60)
     ids = [str(uuid.uuid4()) for _ in range(3)]
     statements = ["Reels under 30 seconds", "POISON statement", "Carousels for pricing"]
     rows = [
@@ -57,7 +60,7 @@ async def _scenario(settings: Settings) -> None:
         params = {"rows": rows, "client_id": client_id, "since": SINCE.isoformat()}
         await graph.write(CREATE, params)
         result = await index_pass(
-            graph, embedder, batch=3, spec=spec, since=SINCE, newest_first=False
+            graph, embedder, batch=3, spec=spec, since=SINCE, newest_first=False, claimant=claimant
         )
         assert (result.seen, result.embedded, result.failed) == (3, 2, 1)
         state = await _state(graph, client_id)
@@ -77,7 +80,7 @@ async def _scenario(settings: Settings) -> None:
         assert await pending_count(graph, client_id=client_id) == 1
         since = datetime(1999, 3, 14, 0, 0, 10, tzinfo=UTC)
         retried = await index_pass(
-            graph, embedder, batch=1, spec=spec, since=since, newest_first=False
+            graph, embedder, batch=1, spec=spec, since=since, newest_first=False, claimant=claimant
         )
         assert (retried.seen, retried.embedded, retried.failed) == (1, 1, 0)
         fixed = (await _state(graph, client_id))[ids[1]]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+import uuid
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -11,7 +12,9 @@ import pytest
 
 from app.domain.kernel.errors import ValidationFailed
 from app.domain.keys import expires_in
+from app.domain.keys.admin import revoke_key
 from app.domain.keys.repository import (
+    TRUSTED_FOR_S,
     FoundKey,
     KeyStatus,
     check_expiry,
@@ -29,7 +32,7 @@ class FakeGraph:
         self.reads = 0
         self.writes = 0
 
-    async def read(self, query: str, params: dict[str, Any]) -> list[dict[str, Any]]:
+    async def read_latest(self, query: str, params: dict[str, Any]) -> list[dict[str, Any]]:
         self.reads += 1
         await asyncio.sleep(0.01)  # long enough for concurrent misses to overlap
         row = {"id": "k1", "client_id": "c1", "role": "agent", "agent_name": "brad"}
@@ -72,6 +75,59 @@ def test_concurrent_misses_share_one_lookup_and_the_cache_expires() -> None:
     assert graph.writes == 0  # last_used_at is recent: nothing to mark
 
 
+class SlowLookupGraph(FakeGraph):
+    """A key lookup that takes `lookup_s`: what it read is as old as its start."""
+
+    def __init__(self, lookup_s: float) -> None:
+        super().__init__(expires_at=None)
+        self.lookup_s = lookup_s
+
+    async def read_latest(self, query: str, params: dict[str, Any]) -> list[dict[str, Any]]:
+        await asyncio.sleep(self.lookup_s)
+        return await super().read_latest(query, params)
+
+
+def test_a_found_key_is_trusted_from_its_lookups_start_not_its_end() -> None:
+    graph = SlowLookupGraph(lookup_s=0.2)
+    resolver = KeyResolver(graph, ttl_s=0.3)  # type: ignore[arg-type]
+    secret = generate_secret()
+
+    async def scenario() -> None:
+        await resolver.principal(secret)  # sent at 0, answered at about 0.21
+        await asyncio.sleep(0.15)  # 0.36: past 0.3 from the start, within 0.3 of the end
+        await resolver.principal(secret)
+
+    asyncio.run(scenario())
+    assert graph.reads == 2
+
+
+def test_a_lookup_in_flight_longer_than_the_trust_period_is_not_joined() -> None:
+    graph = SlowLookupGraph(lookup_s=0.4)
+    resolver = KeyResolver(graph, ttl_s=0.3)  # type: ignore[arg-type]
+    secret = generate_secret()
+
+    async def scenario() -> None:
+        first = asyncio.create_task(resolver.principal(secret))
+        await asyncio.sleep(0.35)  # the first lookup is still out, sent 0.35 s ago
+        await asyncio.gather(first, resolver.principal(secret))
+
+    asyncio.run(scenario())
+    assert graph.reads == 2
+
+
+def test_a_revocation_is_answered_only_once_no_process_may_trust_the_key() -> None:
+    class RevokingGraph:
+        async def write(self, query: str, params: dict[str, Any]) -> list[dict[str, Any]]:
+            return [{"key": {"id": params["id"], "revoked": True}}]
+
+    async def timed_revocation() -> float:
+        started = time.monotonic()
+        await revoke_key(RevokingGraph(), client_id="c1", key_id=str(uuid.uuid4()))  # type: ignore[arg-type]
+        return time.monotonic() - started
+
+    assert asyncio.run(timed_revocation()) >= TRUSTED_FOR_S
+
+
 def test_malformed_and_missing_keys_never_reach_the_graph() -> None:
     graph = FakeGraph(expires_at=None)
     resolver = KeyResolver(graph)  # type: ignore[arg-type]
@@ -98,8 +154,8 @@ class SlowTouchGraph(FakeGraph):
         self.write_s = write_s
         self.finished = 0
 
-    async def read(self, query: str, params: dict[str, Any]) -> list[dict[str, Any]]:
-        rows = await super().read(query, params)
+    async def read_latest(self, query: str, params: dict[str, Any]) -> list[dict[str, Any]]:
+        rows = await super().read_latest(query, params)
         return [rows[0] | {"last_used_at": None}]
 
     async def write(self, query: str, params: dict[str, Any]) -> list[dict[str, Any]]:

@@ -5,6 +5,7 @@ addresses."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import threading
 import time
@@ -93,6 +94,7 @@ def test_builds_run_off_the_event_loop_one_at_a_time() -> None:
         assert all(body["query"].startswith(STANDARD) for _, body in answers)
         return max(gaps)
 
+    gc.collect()  # a full collection of the suite's heap inside the window is no loop stall
     worst_gap = asyncio.run(scenario())
     assert view.builds == 1  # the same document, respelled: built once, the others waited
     assert threading.get_ident() not in view.threads

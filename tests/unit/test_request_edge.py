@@ -1,5 +1,5 @@
-"""The request edge on its own: bounded JSON bodies, input text checks, the keyless rate limit,
-and the middleware that answers what escapes or arrives too slowly."""
+"""The request edge on its own: bounded JSON bodies, input text checks, and the middleware that
+answers what escapes or arrives too slowly (rate limits: test_rate_limit.py)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,6 @@ import pytest
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.api.edge.introspection import introspection_document
-from app.api.edge.rate_limit import RateLimit
 from app.api.edge.request_body import MAX_NESTING, BadBody, nests_deeper, parse_json, request_json
 from app.api.edge.text_input import InputRefused, check_json, check_text
 from app.web.middleware import RequestEdge
@@ -130,18 +129,6 @@ def test_keyless_introspection_is_recognised_from_the_parsed_body() -> None:
     assert not introspection_document({"query": "{ __typename viewer { clientId } }"})
     assert not introspection_document([{"query": "{ __typename }"}])
     assert not introspection_document({"query": "{ __typename " + "a " * 2_000 + "}"})
-
-
-def test_rate_limit_allows_a_burst_then_one_per_interval(monkeypatch: pytest.MonkeyPatch) -> None:
-    now = [1_000.0]
-    monkeypatch.setattr(time, "monotonic", lambda: now[0])
-    limit = RateLimit(per_minute=3)
-    assert [limit.wait_s("a") for _ in range(3)] == [0.0, 0.0, 0.0]
-    assert limit.wait_s("a") == pytest.approx(20.0)
-    assert limit.wait_s("b") == 0.0  # per address
-    now[0] += 20
-    assert limit.wait_s("a") == 0.0
-    assert limit.wait_s("a") == pytest.approx(20.0)
 
 
 def _run(app: Any, receive: Receive) -> list[Message]:

@@ -82,6 +82,7 @@ class FakeDriver:
         commit: BaseException | None = None,
     ) -> None:
         self.before, self.attempts, self.commit = before, attempts, commit
+        self.execute_query_bookmark_manager = None  # what sessions share (no causal chain here)
 
     @asynccontextmanager
     async def session(self, **_: Any) -> AsyncIterator[FakeDriver]:

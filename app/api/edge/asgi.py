@@ -9,6 +9,8 @@ from typing import Any
 
 from starlette.types import Scope, Send
 
+from app.api.edge.outcome import note_code_of
+
 _HEADERS = "agentmem.headers"
 JSON_CONTENT = (b"content-type", b"application/json")
 
@@ -23,6 +25,8 @@ def headers_of(scope: Scope) -> dict[bytes, bytes]:
 
 
 def error_body(message: str, code: str, **extensions: Any) -> dict[str, Any]:
+    """Every refusal's body; its code is the request's (app/api/edge/outcome.py)."""
+    note_code_of(code)
     return {"errors": [{"message": message, "extensions": {"code": code, **extensions}}]}
 
 

@@ -8,8 +8,8 @@ operation). So:
   comments and commas do not make a new entry), the operation name, variables and extensions;
 - what the cache misses is built one at a time, in a worker thread (the event loop keeps serving
   other requests);
-- without a key, each remote address may send `per_minute` introspections a minute (bursts of as
-  many), and at most `per_minute` answers a minute are built in all, whatever the addresses.
+- without a key, each remote address may send `per_minute` introspections a minute, and at most
+  `per_minute` answers a minute are built in all, whatever the addresses (rate_limit.py).
 A keyed request that selects `__schema` or `__type` and nothing but introspection takes the same
 cache and worker thread, without the keyless limits.
 """
@@ -19,7 +19,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-import math
 import re
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -34,11 +33,13 @@ from graphql import (
     parse,
     print_ast,
 )
+from limits import RateLimitItemPerMinute
+from limits.aio.storage import Storage
 from starlette.types import ASGIApp, Message, Scope, Send
 
 from app.api.context import ROUND_TRIPS_HEADER
-from app.api.edge.asgi import error_body, headers_of, send_json
-from app.api.edge.rate_limit import RateLimit
+from app.api.edge.asgi import headers_of
+from app.api.edge.rate_limit import RateLimit, in_memory, send_rate_limited
 from app.api.edge.request_body import BadBody, request_json
 
 MAX_ANSWERS = 16
@@ -46,6 +47,9 @@ MAX_ANSWERS = 16
 # introspection queries have 200 to 400 tokens.
 MAX_TOKENS = 1_000
 _ALL = "all addresses"
+_PER_ADDRESS = "too many introspections without an API key from this address"
+_BUILDS = "too many distinct introspections without an API key"
+_ADVICE = ", or send an API key"
 # A keyed body without these words is not looked at further (`__typename` alone is cheap).
 _SCHEMA_FIELD = re.compile(rb"__(?:schema|type)\b")
 
@@ -79,10 +83,14 @@ class _Answer:
 
 
 class IntrospectionAnswers:
-    def __init__(self, app: ASGIApp, *, per_minute: int) -> None:
+    def __init__(self, app: ASGIApp, *, per_minute: int, storage: Storage | None = None) -> None:
+        """`storage` holds the per-address counts (the app's rate-limit storage, shared by its
+        processes; its own in memory if none). Builds cost this process's CPU: counted here."""
         self.app = app
-        self.per_address = RateLimit(per_minute)
-        self.builds = RateLimit(per_minute)
+        limits = [RateLimitItemPerMinute(per_minute)]
+        shared = storage or in_memory()
+        self.per_address = RateLimit(limits, scope="introspection:address", storage=shared)
+        self.builds = RateLimit(limits, scope="introspection:builds", storage=in_memory())
         self._building = asyncio.Lock()
         self._answers: OrderedDict[bytes, _Answer] = OrderedDict()
 
@@ -93,14 +101,14 @@ class IntrospectionAnswers:
         if document is None:
             return False
         address = (scope.get("client") or ("unknown",))[0]
-        if wait := self.per_address.wait_s(address):
-            await _refuse(send, wait, "too many introspections without an API key")
+        if exceeded := await self.per_address.hit(address):
+            await send_rate_limited(send, exceeded, _PER_ADDRESS, _ADVICE)
             return True
         key = _request_key(scope, document, request)
         answer = self._cached(key)
         if answer is None:
-            if wait := self.builds.wait_s(_ALL):
-                await _refuse(send, wait, "too many distinct introspections without an API key")
+            if exceeded := await self.builds.hit(_ALL):
+                await send_rate_limited(send, exceeded, _BUILDS, _ADVICE)
                 return True
             answer = await self._build(scope, body, key)
         await _send_answer(send, answer)
@@ -162,13 +170,6 @@ async def _send_answer(send: Send, answer: _Answer) -> None:
     start = {"type": "http.response.start", "status": answer.status, "headers": answer.headers}
     await send(start)
     await send({"type": "http.response.body", "body": answer.body})
-
-
-async def _refuse(send: Send, wait_s: float, why: str) -> None:
-    seconds = math.ceil(wait_s)
-    message = f"{why}; retry in {seconds} s, or send an API key"
-    refusal = error_body(message, "RATE_LIMITED", retryAfterSeconds=seconds)
-    await send_json(send, 429, refusal, [(b"retry-after", str(seconds).encode())])
 
 
 def _request_key(scope: Scope, document: DocumentNode, request: dict[str, Any]) -> bytes:

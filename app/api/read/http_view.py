@@ -26,6 +26,7 @@ from strawberry.types.unset import UNSET
 
 from app.api.context import RequestContext
 from app.api.edge.graphiql_assets import localised
+from app.api.edge.outcome import INVALID, executed, note_code, note_operation, operation_label
 from app.api.edge.request_body import BadBody, ParsedBody, parse_json, request_json
 from app.api.errors import answer_extensions, http_status, send_answer, shaped, unavailable_body
 from app.api.read.calls import Replay, replaying
@@ -50,7 +51,9 @@ POST_OPERATIONS = OperationType.from_http("POST")
 
 class GraphQLApp(GraphQL[RequestContext, None]):
     def __init__(self, services: Services, *, local_ide_assets: bool) -> None:
-        super().__init__(build_schema(services.settings), graphql_ide="graphiql")
+        schema = build_schema(services.settings)
+        super().__init__(schema, graphql_ide="graphiql")
+        self.graphql_schema = schema._schema  # the root fields that name an operation
         self.services = services
         self.local_ide_assets = local_ide_assets
         # Plans complete rows with the fast path's completers: only where it is on.
@@ -72,6 +75,7 @@ class GraphQLApp(GraphQL[RequestContext, None]):
         try:
             value = request_json(scope, body)
         except BadBody as error:
+            note_operation(INVALID)
             await refusal(400, error.message)(scope, receive, send)
             return
         replaying = REPLAYED.set(None if value is None else ParsedBody(body, value))
@@ -86,7 +90,21 @@ class GraphQLApp(GraphQL[RequestContext, None]):
         try:
             return await super().run(request, context, root_value)
         except HTTPException as error:
+            note_operation(INVALID)
             return refusal(error.status_code, error.reason)
+
+    async def execute_single(self, *args: Any, **kwargs: Any) -> ExecutionResult:
+        """strawberry's, noting the operation it ran (each one of a batch)."""
+        result = await super().execute_single(*args, **kwargs)
+        request_data = kwargs["request_data"]
+        note_operation(self._operation(request_data.query, request_data.operation_name, result))
+        return result
+
+    def _operation(self, query: str, name: str | None, result: ExecutionResult | None) -> str:
+        """The operation's root fields; INVALID when it was refused before execution."""
+        if result is not None and not executed(result.errors, result.data):
+            return INVALID
+        return operation_label(self.graphql_schema, query, name)
 
     def decode_json(self, data: str | bytes) -> object:
         """Every JSON strawberry's view parses (GET parameters, multipart fields) is bounded; a
@@ -112,10 +130,12 @@ class GraphQLApp(GraphQL[RequestContext, None]):
             try:
                 data = await plan.answer(context, variables)
             except Unavailable as error:  # strawberry would only meet the same outage again
+                note_operation(self._operation(query, name, None))
                 await send_answer(send, unavailable_body(error))
                 return True
             if isinstance(data, dict):
                 STATS.answered += 1
+                note_operation(self._operation(query, name, None))
                 await send_answer(send, {"data": data, **answer_extensions(context)})
                 return True
             STATS.declined += 1
@@ -141,6 +161,7 @@ class GraphQLApp(GraphQL[RequestContext, None]):
         if self.plans is not None and context.learning is not None and not result.errors:
             keys = list(result.data or {})
             self.plans.learn(query, name, variables, context.learning, keys)
+        note_operation(self._operation(query, name, result))
         await send_answer(send, await self.process_result(request, result))
         return True
 
@@ -157,7 +178,9 @@ class GraphQLApp(GraphQL[RequestContext, None]):
     async def process_result(self, request: Any, result: ExecutionResult) -> GraphQLHTTPResponse:
         if result.errors:
             result.errors = [shaped(error) for error in result.errors]
-        return await super().process_result(request, result)
+        response = await super().process_result(request, result)
+        note_code(response)
+        return response
 
     async def get_context(self, request: Any, response: Any) -> RequestContext:
         open_read_budget(self.services.settings.request_read_max_bytes)

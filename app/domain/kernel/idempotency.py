@@ -19,8 +19,6 @@ The create runs against `TransactionGraph`, which sends every query of the repos
 
 from __future__ import annotations
 
-import asyncio
-import logging
 import re
 from collections.abc import Awaitable, Callable, Mapping
 from datetime import UTC, datetime, timedelta
@@ -35,7 +33,6 @@ from app.graph.executor import GraphExecutor, Record, Tx
 from app.graph.fragments import lock
 from app.graph.values import plain
 
-log = logging.getLogger("app.idempotency")
 T = TypeVar("T")
 KEY_PATTERN = re.compile(r"^[\x21-\x7e]{1,255}$")  # printable ASCII, no spaces
 CLAIM = f"""
@@ -154,13 +151,3 @@ async def purge_expired(graph: GraphExecutor, *, batch: int = 1_000) -> int:
         purged += count
         if count < batch:
             return purged
-
-
-async def purge_forever(graph: GraphExecutor, *, interval_s: float) -> None:
-    """The background purge (started with the memory sweeper, on its interval)."""
-    while True:
-        await asyncio.sleep(interval_s)
-        try:
-            await purge_expired(graph)
-        except Exception:  # noqa: BLE001 - the next run retries; a claim past expiry is inert
-            log.exception("purging expired idempotency keys failed")

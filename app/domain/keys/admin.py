@@ -2,12 +2,15 @@
 the same transaction). `client_id` scopes every call: another client's key id is answered like
 a missing one; None is the operator's scope (the CLI), any client.
 
-A revoked or expired key is refused by every API process within a second: their key caches
-keep a lookup at most app.web.key_cache.CACHE_SECONDS and check the expiry on every request.
+A revoked key is refused by every API process once its revocation (or rotation) is answered: the
+answer waits out the time a process may trust a key it looked up (TRUSTED_FOR_S, from the
+lookup's start; app/web/key_cache.py), whichever door revoked it. An expired key is refused on
+every request.
 """
 
 from __future__ import annotations
 
+import asyncio
 import re
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -17,6 +20,7 @@ from app.domain.kernel.ids import check_id
 from app.domain.kernel.records import missing
 from app.domain.keys.repository import (
     CREATE_KEY,
+    TRUSTED_FOR_S,
     IssuedKey,
     KeyStatus,
     issued,
@@ -27,6 +31,7 @@ from app.graph.executor import GraphExecutor, Tx
 from app.graph.fragments import lock
 from app.graph.values import plain
 from app.model.enums import Role
+from app.request_deadline import deadline_paused
 
 # What a listing shows of a key: everything but its hash.
 KEY_MAP = """k {.id, .client_id, .prefix, .role, .agent_name, .revoked, .revoked_at, .expires_at,
@@ -97,6 +102,7 @@ async def revoke_key(graph: GraphExecutor, *, client_id: str | None, key_id: str
     rows = await graph.write(REVOKE_KEY, params)
     if not rows:
         raise missing("API key", checked)
+    await _outlast_trusted_lookups()
     return dict(plain(rows[0]["key"]))
 
 
@@ -132,7 +138,17 @@ async def rotate_key(
         await tx.run(REVOKE_KEY, scope | {"now": params["now"]})
         return issued(secret, params)
 
-    return await graph.in_transaction(work)
+    rotated = await graph.in_transaction(work)
+    await _outlast_trusted_lookups()
+    return rotated
+
+
+async def _outlast_trusted_lookups() -> None:
+    """Every lookup that could have found the key active began before the revocation committed;
+    after this, no process trusts one (app/web/key_cache.py). Outside any request deadline: a
+    revocation that committed is answered as done."""
+    with deadline_paused():
+        await asyncio.sleep(TRUSTED_FOR_S)
 
 
 def _rotated_expiry(old: dict[str, Any], given: datetime | None) -> datetime | None:

@@ -39,6 +39,11 @@ RETURN k.id AS id, k.client_id AS client_id, k.role AS role, k.agent_name AS age
        k.revoked AS revoked, k.expires_at AS expires_at, k.last_used_at AS last_used_at
 """
 TOUCH_KEY = "MATCH (k:ApiKey {id: $id}) SET k.last_used_at = $now"
+# How long a process may answer with a key it looked up, counted from the lookup's start. A
+# revocation is acknowledged only this long after it commits (admin.py), so once acknowledged,
+# through whichever process or door, no process authenticates the key: every lookup that could
+# have seen it active began before the commit, and its trust has run out.
+TRUSTED_FOR_S = 0.5
 
 
 class KeyStatus(Enum):
@@ -75,7 +80,7 @@ class FoundKey:
     last_used_at: datetime | None
 
     def authenticates(self, now: datetime) -> bool:
-        # Not revoked when looked up; a revocation since shows at the next lookup (key_cache).
+        # Not revoked when looked up, at most TRUSTED_FOR_S ago (app/web/key_cache.py).
         return key_status(False, self.expires_at, now) is KeyStatus.ACTIVE
 
 
@@ -162,7 +167,8 @@ async def lookup(graph: GraphExecutor, *, secret: str) -> FoundKey | None:
     unknown, malformed, revoked or expired)."""
     if not looks_like_key(secret):
         return None
-    rows = await graph.read(FIND_KEY, {"key_hash": hash_secret(secret)})
+    # From the leader: a revocation committed through any process must show at once.
+    rows = await graph.read_latest(FIND_KEY, {"key_hash": hash_secret(secret)})
     if not rows:
         return None
     row = plain(rows[0])

@@ -9,7 +9,6 @@ and each client's purge is written to that client's access log (operation "expir
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections import deque
 from dataclasses import dataclass, field
@@ -66,6 +65,7 @@ class MemorySweeper:
     interval_s: float = 60.0
     batch: int = 500
     runs: deque[SweepRun] = field(default_factory=lambda: deque(maxlen=RUNS_KEPT))
+    total_runs: int = 0  # `runs` keeps the last RUNS_KEPT only
     total_purged: int = 0
 
     async def sweep(self, client_id: str | None = None) -> SweepRun:
@@ -84,6 +84,7 @@ class MemorySweeper:
             run.error = f"{type(error).__name__}: {error}"[:300]
             log.exception("memory sweep failed")
         run.finished_at = datetime.now(UTC)
+        self.total_runs += 1
         self.total_purged += run.purged
         return run
 
@@ -102,11 +103,6 @@ class MemorySweeper:
         run.purged += purged
         run.objects += await remove_unreferenced(self.graph, self.artifacts, uris)
         return purged
-
-    async def run_forever(self) -> None:
-        while True:
-            await asyncio.sleep(self.interval_s)
-            await self.sweep()
 
     def runs_of(self, client_id: str) -> list[dict[str, Any]]:
         """The recorded runs, newest first, with only this client's counts."""

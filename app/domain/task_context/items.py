@@ -81,8 +81,9 @@ class TaskEmbedder(Embedder):
         self._inner = inner
         self._vectors: dict[str, list[float]] = {}
 
-    async def embed(self, texts: list[str]) -> list[list[float]]:
+    async def embed(self, texts: list[str], *, scope: str = "") -> list[list[float]]:
         missing = [text for text in dict.fromkeys(texts) if text not in self._vectors]
         if missing:
-            self._vectors |= dict(zip(missing, await self._inner.embed(missing), strict=True))
+            vectors = await self._inner.embed(missing, scope=scope)
+            self._vectors |= dict(zip(missing, vectors, strict=True))
         return [self._vectors[text] for text in texts]
