@@ -98,6 +98,9 @@ class Settings(BaseSettings):
     embedding_query_wait_ms: float = Field(default=5.0, ge=0, le=1_000)
     embedding_query_max_batch: int = Field(default=32, ge=1, le=1_024)
     embedding_query_cache_size: int = Field(default=1024, ge=0, le=1_000_000)
+    # Searches per process whose graph phase runs at once; the rest wait their turn
+    # (app/retrieval/search_slots.py). 0: no bound.
+    search_concurrency: int = Field(default=4, ge=0, le=1_000)
 
     api_host: str = "127.0.0.1"
     api_port: int = Field(default=8000, ge=1, le=65535)

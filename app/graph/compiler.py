@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from app.domain.kernel.errors import ValidationFailed
+from app.graph.fragments import after_cursor, listed
 from app.graph.registry import Entity, Relationship, entity
 from app.graph.selection import Field, merged
 
@@ -174,12 +175,9 @@ def connection_query(
     model = entity(label)
     # The count runs in its own scope, so it can reuse the page's variable and conditions.
     visible = [model.visible("n0")] if model.visible else []
-    filters = " AND ".join(["true", *visible, *compiler.filters(model, "n0", where)])
-    direction, compare = ("ASC", ">") if ascending else ("DESC", "<")
-    keyset = (
-        f"($after_created_at IS NULL OR n0.created_at {compare} $after_created_at "
-        f"OR (n0.created_at = $after_created_at AND n0.id {compare} $after_id))"
-    )
+    filters = " AND ".join([listed("n0"), *visible, *compiler.filters(model, "n0", where)])
+    direction = "ASC" if ascending else "DESC"
+    keyset = after_cursor("n0", newest_first=not ascending)
     projection = compiler.projection(label, "n0", selections, cursor=True)
     return (
         f"CALL () {{ MATCH (n0:`{model.label}` {{client_id: $client_id}}) WHERE {filters} "

@@ -100,6 +100,14 @@ def update_query(label: StrEnum | str, alias: str) -> str:
     return f"MATCH {own('n', label)}\n{changes}\nRETURN {_returning(alias, ())}"
 
 
+def listed(var: str) -> str:
+    """True of every record (each has created_at); said so that the planner may seek a
+    (client_id, created_at) index, which holds only nodes having both: without it, a list by
+    client scanned every client's nodes of the label (97 ms against 3-5 ms for 325 of 57k
+    events)."""
+    return f"{_name(var)}.created_at IS NOT NULL"
+
+
 def after_cursor(var: str, *, newest_first: bool = True) -> str:
     """Past the keyset cursor ($after_created_at, $after_id; both null on the first page)."""
     v, past = _name(var), "<" if newest_first else ">"
@@ -118,7 +126,8 @@ def keyset_order(var: str, *, newest_first: bool = True) -> str:
 def keyset_page(match: str, where: str, var: str, shown: str, alias: str) -> str:
     """The total under `match` + `where`, and one page of it newest first (projected as
     `shown`, collected as `alias`), in one round trip: returns `total` and `alias`."""
-    v, filtered = _name(var), f"{match}\nWHERE ({where})"
+    v = _name(var)
+    filtered = f"{match}\nWHERE ({where}) AND {listed(v)}"
     return f"""
 CALL () {{ {filtered} RETURN count({v}) AS total }}
 CALL () {{

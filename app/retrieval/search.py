@@ -21,6 +21,7 @@ from app.retrieval.fusion import (
 )
 from app.retrieval.keyword import keyword_rows
 from app.retrieval.search_queries import SearchFilters
+from app.retrieval.search_slots import search_slot
 from app.retrieval.searchable import SEARCHABLE
 
 __all__ = ["SearchFilters", "SearchHit", "SearchMode", "SearchRequest", "search"]
@@ -110,20 +111,21 @@ async def search(
         params["vector"] = vector[0]
         timings.embed_ms = (time.perf_counter() - started) * 1000
     started = time.perf_counter()
-    if request.mode is not SearchMode.KEYWORD:
-        rows = await _vector_rows(graph, request, where, params)
-        _collect("vector", rows, records, rankings, scores)
-    if request.mode is not SearchMode.VECTOR:
-        rows = await keyword_rows(
-            graph,
-            text=request.text,
-            record_types=request.record_types,
-            pool=pool,
-            where=where,
-            params=params,
-        )
-        _collect("keyword", rows, records, rankings, scores)
-    hits = await _rank(graph, request, params, records, rankings, scores)
+    async with search_slot():
+        if request.mode is not SearchMode.KEYWORD:
+            rows = await _vector_rows(graph, request, where, params)
+            _collect("vector", rows, records, rankings, scores)
+        if request.mode is not SearchMode.VECTOR:
+            rows = await keyword_rows(
+                graph,
+                text=request.text,
+                record_types=request.record_types,
+                pool=pool,
+                where=where,
+                params=params,
+            )
+            _collect("keyword", rows, records, rankings, scores)
+        hits = await _rank(graph, request, params, records, rankings, scores)
     timings.search_ms = (time.perf_counter() - started) * 1000
     return hits
 

@@ -21,6 +21,7 @@ from app.graph.migrations import migrate
 from app.model.enums import Role
 from app.retrieval.embedder import Embedder
 from app.retrieval.indexing import TextLoader
+from app.retrieval.search_slots import limit_searches
 from app.retrieval.worker import EmbeddingWorker
 from app.settings import Settings
 
@@ -64,6 +65,7 @@ async def open_services(settings: Settings, *, apply_migrations: bool = True) ->
         log.info("schema at version %d", report.current_version)
     artifacts = open_store(settings)
     await artifacts.ensure_bucket()
+    limit_searches(settings.search_concurrency or None)
     embedder = Embedder.from_settings(settings)
     indexer = EmbeddingWorker(
         graph.background(),
