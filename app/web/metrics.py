@@ -28,7 +28,7 @@ from prometheus_client import (
 from starlette.requests import Request
 from starlette.responses import Response
 
-from app.api.edge.outcome import Outcome
+from app.api.edge.outcome import INVALID, Outcome
 from app.graph.round_trips import RoundTrips
 from app.runtime.job_metrics import JOBS, job_totals, multiprocess_mode
 
@@ -37,7 +37,7 @@ from app.runtime.job_metrics import JOBS, job_totals, multiprocess_mode
 disable_created_metrics()
 
 # Distinct operation names a process counts; clients may combine root fields freely.
-MAX_OPERATIONS = 100
+MAX_OPERATIONS = 200
 OTHER = "other"
 LABELS = ("operation",)
 REQUESTS = Counter(
@@ -76,7 +76,8 @@ class RequestMetrics:
     def operation(self, outcome: Outcome, path: str) -> str:
         if outcome.operation is None:
             return self.route(path)
-        if outcome.operation in self._observers or len(self._observers) < MAX_OPERATIONS:
+        known = outcome.operation in self._observers or outcome.operation == INVALID
+        if known or len(self._observers) < MAX_OPERATIONS:
             return outcome.operation
         return OTHER
 
