@@ -93,10 +93,19 @@ class GraphQLApp(GraphQL[RequestContext, None]):
             note_operation(INVALID)
             return refusal(error.status_code, error.reason)
 
-    async def execute_single(self, *args: Any, **kwargs: Any) -> ExecutionResult:
+    async def execute_single(
+        self,
+        request: Any,
+        request_adapter: Any,
+        sub_response: Any,
+        context: RequestContext,
+        root_value: None,
+        request_data: Any,
+    ) -> ExecutionResult:
         """strawberry's, noting the operation it ran (each one of a batch)."""
-        result = await super().execute_single(*args, **kwargs)
-        request_data = kwargs["request_data"]
+        result = await super().execute_single(
+            request, request_adapter, sub_response, context, root_value, request_data
+        )
         note_operation(self._operation(request_data.query, request_data.operation_name, result))
         return result
 
