@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from app.graph.executor import GraphExecutor
-from app.retrieval.indexing import client_key
+from app.retrieval.index_rows import client_key
 
 DIMENSIONS = 384
 CLUSTERS = 256

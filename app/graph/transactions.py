@@ -62,7 +62,7 @@ async def write_transaction(
 
     with opened(transaction):
         try:
-            result = await bounded(managed(driver, database, unit, write=True))
+            result = await bounded(_managed_write(driver, database, unit))
         except BaseException as error:
             await transaction.failed(error)
             raise
@@ -70,21 +70,15 @@ async def write_transaction(
     return result
 
 
-async def managed(
-    driver: AsyncDriver,
-    database: str,
-    unit: Callable[[AsyncManagedTransaction], Awaitable[T]],
-    *,
-    write: bool,
+async def _managed_write(
+    driver: AsyncDriver, database: str, unit: Callable[[AsyncManagedTransaction], Awaitable[T]]
 ) -> T:
-    """`unit` in a managed transaction: on a `neo4j://` cluster a write goes to the leader and a
-    read to a reader, and the driver runs `unit` again after a transient error or a lost
-    connection (never after a commit whose outcome is unknown)."""
+    """`unit` in a managed write transaction: on a `neo4j://` cluster it goes to the leader, and
+    the driver runs `unit` again after a transient error or a lost connection (never after a
+    commit whose outcome is unknown)."""
     async with driver.session(database=database, bookmark_manager=bookmarks(driver)) as session:
         with pipelined_begin(session):
-            if write:
-                return await session.execute_write(unit)
-            return await session.execute_read(unit)
+            return await session.execute_write(unit)
 
 
 async def read_query(

@@ -15,7 +15,6 @@ from app.graph.executor import GraphExecutor, Record
 from app.retrieval.claims import Claimant, by_id, candidates_query, claim, expired_query
 from app.retrieval.embedder import Embedder
 from app.retrieval.index_rows import SEARCH_TEXT_MAX, failed_query, prepare, returned, write_query
-from app.retrieval.index_rows import client_key as client_key  # imported from here by search
 from app.retrieval.searchable import SearchableSpec
 
 log = logging.getLogger(__name__)

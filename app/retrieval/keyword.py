@@ -21,7 +21,7 @@ from app.request_deadline import deadline_paused
 from app.retrieval import search_queries as q
 from app.retrieval.bm25 import TF_TEXT_CHARS, Candidate, ClientStats, WordStats, idf, rank
 from app.retrieval.client_stats import CLIENT_STATS
-from app.retrieval.indexing import client_key
+from app.retrieval.index_rows import client_key
 
 # Candidates rescored per record kept, at least MIN and at most MAX of them.
 CANDIDATES_PER_KEPT = 4

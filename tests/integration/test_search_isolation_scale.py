@@ -18,7 +18,7 @@ import pytest
 from neo4j import GraphDatabase, Session
 
 from app.retrieval.embedder import Embedder
-from app.retrieval.indexing import client_key
+from app.retrieval.index_rows import client_key
 from app.settings import Settings
 from tests.integration.conftest import Caller, new_caller
 from tests.integration.memory_helpers import FORGET, remember

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from app.retrieval import keyword
-from app.retrieval.indexing import client_key
+from app.retrieval.index_rows import client_key
 from tests.integration.conftest import Caller
 from tests.integration.memory_helpers import remember
 from tests.integration.search_helpers import search, wait_indexed

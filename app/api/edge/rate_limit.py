@@ -78,7 +78,7 @@ class RateLimit:
 
 class KeyRateLimits:
     """Requests per API key, by the key's role (settings.key_rate_limits); every door that
-    resolves a key (HTTP, MCP) counts its requests here."""
+    resolves a key counts its requests here (HTTP today)."""
 
     def __init__(self, by_role: Mapping[Role, str], storage: Storage) -> None:
         self._by_role = {
