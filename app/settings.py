@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 from urllib.parse import urlsplit
 
 from limits import RateLimitItem, parse_many
 from pydantic import Field, SecretStr, field_validator, model_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-from app.model.enums import Role
+from app.model.enums import SCHEDULED_PERIODS, Role, SnapshotPeriod
 
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
 NEO4J_SCHEMES = frozenset({"bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc"})
@@ -163,6 +163,10 @@ class Settings(BaseSettings):
     # (issue 13): the process that takes a job's turn holds its lease this long, renewed while
     # the job runs; the lease of a process that died expires and another takes the next turn.
     job_lease_s: float = Field(default=30.0, gt=0, le=3_600)
+    # Client snapshots on a schedule (issue 14): how often the job looks for each client's last
+    # completed window of these periods (comma-separated; empty: no job) and writes it if missing.
+    client_snapshot_interval_s: float = Field(default=3_600.0, gt=0)
+    client_snapshot_periods: Annotated[tuple[SnapshotPeriod, ...], NoDecode] = SCHEDULED_PERIODS
     access_log_enabled: bool = True
     access_log_flush_ms: int = Field(default=200, ge=1, le=60_000)
     access_log_batch: int = Field(default=500, ge=1, le=10_000)
@@ -212,6 +216,21 @@ class Settings(BaseSettings):
                     "write e.g. '6000/minute' or '10/second;5000/hour', or '' for none"
                 ) from None
         return value
+
+    @field_validator("client_snapshot_periods", mode="before")
+    @classmethod
+    def _comma_separated(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            return tuple(part.strip().lower() for part in value.split(",") if part.strip())
+        return value
+
+    @field_validator("client_snapshot_periods")
+    @classmethod
+    def _calendar_periods(cls, value: tuple[SnapshotPeriod, ...]) -> tuple[SnapshotPeriod, ...]:
+        if not set(value) <= set(SCHEDULED_PERIODS):
+            names = ", ".join(SCHEDULED_PERIODS)
+            raise ValueError(f"periods with a schedule are {names} (custom windows are asked for)")
+        return tuple(dict.fromkeys(value))
 
     @model_validator(mode="after")
     def _one_read_fits_the_request_budget(self) -> Settings:

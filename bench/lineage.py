@@ -1,5 +1,6 @@
-"""Benchmark: lineage, trace and a three-level nested selection through HTTP GraphQL, against
-the same reads as one hand-written Cypher query through the driver, and against naive per-field
+"""Benchmark: lineage, trace (also with the constraint document versions its snapshot froze,
+content included) and a three-level nested selection through HTTP GraphQL, against the same
+reads as one hand-written Cypher query through the driver, and against naive per-field
 resolution (one query per field per parent), at two graph sizes in one run.
 
 Run: bash app/services/env.sh bench lineage [--small 100] [--large 1000] [--runs 200]
@@ -32,7 +33,7 @@ from app.cli.admin import create_key  # noqa: E402
 from app.demo.generator import generate_demo  # noqa: E402
 from app.domain.keys import ensure_client  # noqa: E402
 from app.graph.cypher_files import named_query  # noqa: E402
-from app.model.enums import Role  # noqa: E402
+from app.model.enums import ConstraintKind, Role  # noqa: E402
 from app.runtime import connected  # noqa: E402
 from app.settings import Settings, load_settings  # noqa: E402
 from bench._common import (  # noqa: E402
@@ -46,6 +47,7 @@ from bench._common import (  # noqa: E402
 
 UPSTREAM = "query($id: ID!) { upstream(id: $id) { startId assets { id } ancestors { id title } plans { id } snapshots { id } prompts { id } approvals { id status } } }"  # noqa: E501
 TRACE = "query($id: ID!) { trace(variantId: $id) { variant { id } asset { id } blueprint { id } ancestors { id } plan { id } snapshot { id } prompts { id } approvals { id } runs { run { id } evidence { uri } } } }"  # noqa: E501
+TRACE_FROZEN = "query($id: ID!) { trace(variantId: $id) { variant { id } asset { id } blueprint { id } ancestors { id } plan { id } snapshot { id } constraints { id kind version content } prompts { id } approvals { id } runs { run { id } evidence { uri } } } }"  # noqa: E501
 NESTED = "query($id: ID!) { plan(id: $id) { id name nodes { id title assets { id title variants { id platform status } } } } }"  # noqa: E501
 NESTED_CYPHER = """
 MATCH (p:Plan {id: $id, client_id: $client_id})
@@ -136,6 +138,10 @@ def comparisons(settings: Settings, driver: Driver, subject: Subject) -> list[di
             "trace Cypher": cypher(named_query("trace"), variant),
         },
         {
+            "trace+constraints GraphQL": gql(TRACE_FROZEN, variant),
+            "trace+constraints Cypher": cypher(named_query("trace"), variant),
+        },
+        {
             "nested GraphQL": gql(NESTED, plan),
             "nested Cypher": cypher(NESTED_CYPHER, plan),
         },
@@ -171,10 +177,20 @@ def measure(
 
 
 def subject(settings: Settings, driver: Driver, tag: str, plans: int, port: int) -> Subject:
-    name = f"bench-lineage-{plans}"
+    # v2: demo clients with constraint documents frozen by their snapshots (issue 14); an
+    # earlier client of the same size lacks them and cannot be given them.
+    name = f"bench-lineage-{plans}-v2"
     client_id, nodes = asyncio.run(prepare(settings, name, plans))
     key = asyncio.run(create_key(settings, client=name, role=Role.ANALYST, agent_name=None))
     sample = driver.execute_query(SAMPLE, {"client_id": client_id}).records[0]
+    traced = driver.execute_query(
+        named_query("trace"), {"id": sample["variant"], "client_id": client_id}
+    ).records[0]
+    if len(traced["constraints"]) != len(ConstraintKind):
+        raise RuntimeError(
+            f"{name}: the sample's trace froze {len(traced['constraints'])} "
+            f"constraint versions, not {len(ConstraintKind)}"
+        )
     return Subject(
         tag=tag,
         plans=plans,
@@ -186,20 +202,23 @@ def subject(settings: Settings, driver: Driver, tag: str, plans: int, port: int)
     )
 
 
+WHATS = ("upstream", "trace", "trace+constraints", "nested")
+
+
 def ratios_of(rows: dict[str, dict[str, float]]) -> dict[str, float]:
     def ratio(top: str, bottom: str) -> float:
         return round(rows[top]["median_ms"] / rows[bottom]["median_ms"], 2)
 
     ratios = {}
     for tag in ("small", "large"):
-        for what in ("upstream", "trace", "nested"):
+        for what in WHATS:
             ratios[f"{tag} {what} GraphQL/Cypher p50"] = ratio(
                 f"{tag}: {what} GraphQL", f"{tag}: {what} Cypher"
             )
         ratios[f"{tag} nested naive/GraphQL p50"] = ratio(
             f"{tag}: nested naive per-field", f"{tag}: nested GraphQL"
         )
-    for what in ("upstream", "trace", "nested"):
+    for what in WHATS:
         ratios[f"{what} GraphQL large/small p50"] = ratio(
             f"large: {what} GraphQL", f"small: {what} GraphQL"
         )

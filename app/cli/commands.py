@@ -10,7 +10,9 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from app.cli.constraints import add_constraints_parser, run_constraints
 from app.cli.keys import add_expiry_options, add_keys_parser, expiry_from, run_keys
+from app.cli.snapshots import add_snapshots_parser, run_client_snapshots
 from app.settings import Settings, load_settings
 
 REPO = Path(__file__).resolve().parents[2]
@@ -32,6 +34,7 @@ def _parser() -> argparse.ArgumentParser:
     key.add_argument("--agent-name", default=None)
     add_expiry_options(key)
     add_keys_parser(commands)
+    add_constraints_parser(commands)
     demo = commands.add_parser("demo", help="generate a realistic demo client (plans, assets...)")
     demo.add_argument("--client", required=True, help="client name; created if new")
     demo.add_argument("--plans", type=int, required=True, help="plans (~107 nodes each)")
@@ -47,6 +50,7 @@ def _parser() -> argparse.ArgumentParser:
     commands.add_parser("embed-worker", help="run the embedding worker as its own process")
     sweep = commands.add_parser("sweep", help="purge expired memory records now")
     sweep.add_argument("--client-id", default=None, help="only this client's (default: all)")
+    add_snapshots_parser(commands)
     return parser
 
 
@@ -66,12 +70,14 @@ def main(argv: list[str] | None = None) -> int:
         "migrate": _migrate,
         "create-key": _create_key,
         "keys": run_keys,
+        "constraints": run_constraints,
         "demo": _demo,
         "bench": _bench,
         "test": _test,
         "reembed": _reembed,
         "embed-worker": _embed_worker,
         "sweep": _sweep,
+        "client-snapshots": run_client_snapshots,
     }
     return handlers[args.command](settings, args)
 

@@ -6,13 +6,21 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from app.artifacts.store import client_key
 from app.demo.rows import Rows, Upload, plan_rngs, seeded_uuid
 from app.domain.kernel.principal import Principal
 from app.model.enums import PlanNodeType, Role
+
+NEWEST_WEEK = datetime(2026, 11, 23, tzinfo=UTC)  # a Monday; fixed so output is deterministic
+PLANS_PER_WEEK = 3
+
+
+def week_start(*, index: int, plans: int) -> datetime:
+    """Plans run oldest (index 0) to newest; three plans (one per service line) a week."""
+    return NEWEST_WEEK - timedelta(weeks=(plans - 1 - index) // PLANS_PER_WEEK)
 
 
 @dataclass

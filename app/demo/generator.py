@@ -1,11 +1,13 @@
 """Demo data generator: a realistic home-services client (plans, plan graphs, assets, variants,
-prompts, approvals, packages, runs, evidence) for analysts, tests and benchmarks.
+prompts, approvals, packages, runs, evidence, and the constraint documents whose versions the
+approved plans froze) for analysts, tests and benchmarks.
 
 Rows are built in pure Python (app/demo/shapes.py and friends), deterministically from
 the seed. Each batch of plans is one write transaction of UNWIND statements, one per label and
 per relationship kind. A batch's S3 objects are stored (by a pool of 8 threads) before its
 transaction starts, so no node ever points at an object that is not there yet; they are stored
-while the previous batch's transaction runs. A failed run keeps the batches it committed.
+while the previous batch's transaction runs. A failed run keeps the batches it committed. The
+constraint documents go with the first batch, before any snapshot that freezes their versions.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from functools import partial
 
 from app.artifacts.store import ArtifactStore, open_store
 from app.demo.cypher import CREATE_NODES, CREATE_RELATIONSHIPS, FIND_PLAN, wire_rows
+from app.demo.documents import EXISTING_VERSIONS, build_documents
 from app.demo.progress import ProgressLine
 from app.demo.rows import NODE_LABELS, REL_KINDS, Rows, first_plan_id
 from app.demo.shapes import PlanSamples, build_plan
@@ -56,6 +59,11 @@ async def generate_demo(
     if existing:
         raise Conflict(f"this client already has demo data for seed {seed}; use another seed")
     bucket = artifacts.bucket if artifacts is not None else bucket
+    documents = Rows()
+    versions = await graph.read_plain(EXISTING_VERSIONS, {"client_id": client_id})
+    history = build_documents(
+        documents, client_id=client_id, seed=seed, plans=plans, existing=versions
+    )
     principal = Principal(client_id=client_id, role=Role.ADMIN, key_id="demo-generator")
     tally = Tally(dict.fromkeys(NODE_LABELS, 0), bar=ProgressLine(total=plans, enabled=progress))
     first: PlanSamples | None = None
@@ -63,7 +71,7 @@ async def generate_demo(
     with ThreadPoolExecutor(UPLOAD_WORKERS, thread_name_prefix="demo-s3") as pool:
         try:
             for start in range(0, plans, batch_plans):
-                rows, stop = Rows(), min(plans, start + batch_plans)
+                rows, stop = documents if start == 0 else Rows(), min(plans, start + batch_plans)
                 for index in range(start, stop):
                     sample = build_plan(
                         rows,
@@ -72,6 +80,7 @@ async def generate_demo(
                         seed=seed,
                         index=index,
                         plans=plans,
+                        history=history,
                     )
                     first = first or sample
                 if artifacts is not None:  # while the previous batch is being written

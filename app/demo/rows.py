@@ -44,6 +44,11 @@ REL_KINDS: dict[str, RelKind] = {
     "INCLUDES": RelKind("PublishPackage", "INCLUDES", "AssetVariant"),
     "HAS_RUN": RelKind("PublishPackage", "HAS_RUN", "PublishRun"),
     "HAS_EVIDENCE": RelKind("PublishRun", "HAS_EVIDENCE", "EvidenceArtifact"),
+    "HAS_VERSION": RelKind("ConstraintDocument", "HAS_VERSION", "ConstraintVersion"),
+    "CURRENT_VERSION": RelKind("ConstraintDocument", "CURRENT_VERSION", "ConstraintVersion"),
+    "HAS_FACT": RelKind("ConstraintDocument", "HAS_FACT", "KnowledgeFact"),
+    "INTRODUCED": RelKind("ConstraintVersion", "INTRODUCED", "KnowledgeFact"),
+    "FREEZES": RelKind("ConstraintsSnapshot", "FREEZES", "ConstraintVersion"),
 }
 # The labels the generator writes: those its relationship kinds connect, in the model's order
 # (every node of a batch is written before its relationships).

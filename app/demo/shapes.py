@@ -10,19 +10,17 @@ follow the plan's (stages.py).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 from app.demo import vocab as v
 from app.demo.assets import BlueprintSpec, build_assets, format_for
-from app.demo.context import PlanContext
+from app.demo.context import PlanContext, week_start
+from app.demo.documents import History
 from app.demo.publish import build_package
 from app.demo.rows import Rows
 from app.demo.stages import Stage, node_status, objective_status, plan_status
 from app.model.enums import CreatedBy, ObjectiveTag, PlanStatus, Platform
 from app.model.enums import PlanNodeType as T
-
-NEWEST_WEEK = datetime(2026, 11, 23, tzinfo=UTC)  # a Monday; fixed so output is deterministic
-PLANS_PER_WEEK = 3
 
 
 @dataclass(frozen=True)
@@ -33,15 +31,18 @@ class PlanSamples:
     published_variant_id: str | None
 
 
-def week_start(*, index: int, plans: int) -> datetime:
-    """Plans run oldest (index 0) to newest; three plans (one per service line) a week."""
-    return NEWEST_WEEK - timedelta(weeks=(plans - 1 - index) // PLANS_PER_WEEK)
-
-
 def build_plan(
-    rows: Rows, *, client_id: str, bucket: str, seed: int, index: int, plans: int
+    rows: Rows,
+    *,
+    client_id: str,
+    bucket: str,
+    seed: int,
+    index: int,
+    plans: int,
+    history: History,
 ) -> PlanSamples:
-    """Append plan `index` of `plans` to `rows`; returns ids from its first campaign."""
+    """Append plan `index` of `plans` to `rows` (an approved one freezing the versions of
+    `history` current at its approval); returns ids from its first campaign."""
     start = week_start(index=index, plans=plans)
     ctx = PlanContext(client_id, bucket, seed, index, start, rows)
     status = plan_status(rng=ctx.rng, index=index, plans=plans)
@@ -68,7 +69,7 @@ def build_plan(
         created_by=ctx.rng.choice([CreatedBy.AGENT] * 3 + [CreatedBy.HUMAN]).value,
     )
     if status not in {PlanStatus.DRAFT, PlanStatus.REVIEWED}:
-        _snapshot(ctx, week=index // PLANS_PER_WEEK)
+        _snapshot(ctx, history)
     stages = Stage.for_plan(status)
     objective = ctx.plan_node(
         node_type=T.OBJECTIVE,
@@ -189,16 +190,15 @@ def _blueprint(ctx: PlanContext, *, spec: BlueprintSpec, campaign: str, gate: st
     return node_id
 
 
-def _snapshot(ctx: PlanContext, *, week: int) -> None:
-    snapshot_id = ctx.record(
-        "ConstraintsSnapshot",
-        created_at=ctx.at(day=0.2, spread=0.1),
-        brandkit_version_id=f"brandkit-v{1 + week // 8}",
-        kb_version_id=f"kb-{2020 + week // 52}.{week % 52 + 1:02d}",
-        policies_version_id=f"policies-v{1 + week // 26}",
-        provider_config_version_id=f"providers-v{1 + week // 12}",
-        blueprint_set_version_id=f"blueprints-v{1 + week // 16}",
-        notes=ctx.rng.choice(v.SNAPSHOT_NOTES),
-    )
+def _snapshot(ctx: PlanContext, history: History) -> None:
+    """The approval's snapshot, freezing (FREEZES, and the version id fields) the version of
+    each document current when it was taken."""
+    created = ctx.at(day=0.2, spread=0.1)
+    frozen = history.frozen_at(created)
+    notes = ctx.rng.choice(v.SNAPSHOT_NOTES)
+    snapshot_id = ctx.record("ConstraintsSnapshot", created_at=created, notes=notes)
+    ctx.rows.nodes["ConstraintsSnapshot"][-1] |= frozen
     ctx.rows.nodes["Plan"][-1]["constraints_ref"] = snapshot_id
     ctx.link("CONSTRAINED_BY", source=ctx.plan_id, target=snapshot_id)
+    for version_id in frozen.values():
+        ctx.link("FREEZES", source=snapshot_id, target=version_id)

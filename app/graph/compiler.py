@@ -133,6 +133,10 @@ FILTERS: dict[str, tuple[str, str]] = {
     "assetType": ("asset_type", "{v}.asset_type = toLower({p})"),
     "nameContains": ("name", "toLower({v}.name) CONTAINS toLower({p})"),
     "titleContains": ("title", "toLower({v}.title) CONTAINS toLower({p})"),
+    "kind": ("kind", "{v}.kind = toLower({p})"),
+    "documentId": ("document_id", "{v}.document_id = {p}"),
+    "version": ("version", "{v}.version = toInteger({p})"),
+    "period": ("period", "{v}.period = toLower({p})"),
 }
 
 

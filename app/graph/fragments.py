@@ -150,3 +150,12 @@ def merge_agent(var: str = "a", *, agent_name: str = "$agent_name", clock: str =
         f"ON CREATE SET {v}.id = $agent_id, {v}.created_at = {created}, "
         f"{v}.updated_at = {created}"
     )
+
+
+def fact_in_force(fact: str, version: str) -> str:
+    """A KnowledgeFact `fact` belongs to the version numbered `version` of its knowledge base:
+    from the version that introduced it until the one that changed or removed it."""
+    return (
+        f"{_name(fact)}.from_version <= {version} "
+        f"AND ({_name(fact)}.to_version IS NULL OR {_name(fact)}.to_version > {version})"
+    )

@@ -258,6 +258,19 @@ class LessonType(StrEnum):
     AUDIENCE_INSIGHT = "audience_insight"
 
 
+class SnapshotPeriod(StrEnum):
+    """A ClientSnapshot's window: a UTC calendar week (Monday 00:00 on) or month written on a
+    schedule, or any window asked for (generateClientSnapshot)."""
+
+    WEEKLY = "weekly"
+    MONTHLY = "monthly"
+    CUSTOM = "custom"
+
+
+# The periods with calendar windows, written on a schedule (app/domain/lessons/windows.py).
+SCHEDULED_PERIODS = (SnapshotPeriod.WEEKLY, SnapshotPeriod.MONTHLY)
+
+
 class MemoryRelation(StrEnum):
     """MemoryLink relations (seed 000, 8.3); each value upper-cased is a relationship type."""
 
@@ -303,3 +316,21 @@ class AccessOutcome(StrEnum):
     NOT_FOUND = "not_found"
     REJECTED = "rejected"
     ERROR = "error"
+
+
+class ConstraintKind(StrEnum):
+    """The documents a plan's ConstraintsSnapshot freezes (seed 000, 0.5 and 3.3)."""
+
+    BRANDKIT = "brandkit"
+    KNOWLEDGE_BASE = "knowledge_base"
+    AUTONOMY_POLICIES = "autonomy_policies"
+    PROVIDER_CONFIG = "provider_config"
+    BLUEPRINT_SET = "blueprint_set"
+
+
+class FactStatus(StrEnum):
+    """A knowledge base fact is ACTIVE in the current version, SUPERSEDED once a later version
+    changed or removed it (it stays, for the versions it belonged to)."""
+
+    ACTIVE = "active"
+    SUPERSEDED = "superseded"

@@ -160,6 +160,9 @@ class ConstraintsSnapshot(Record):
     notes = StringProperty()
 
     plans = RelationshipFrom("Plan", "CONSTRAINED_BY", doc="Plans constrained by this snapshot.")
+    frozen = RelationshipTo(
+        "ConstraintVersion", "FREEZES", doc="The document versions it froze, one per kind."
+    )
 
 
 class Asset(Record):
@@ -525,8 +528,12 @@ class ClientSnapshot(Record):
         roots=("client_snapshot", "client_snapshots"),
     )
 
+    period = _enum(e.SnapshotPeriod, required=True)
     time_window_start = DateTimeProperty(required=True)
     time_window_end = DateTimeProperty(required=True)
+    # "<period>/<window start>" on weekly and monthly snapshots only: unique per client
+    # (migration 0027), so a scheduled window is written once; custom windows may repeat.
+    window_key = StringProperty(unique_index=True)
     top_assets = ArrayProperty(StringProperty())
     top_lessons = ArrayProperty(StringProperty())
     risks = JSONProperty()

@@ -8,7 +8,7 @@ from datetime import datetime
 from functools import cache
 from typing import Any
 
-from app.graph.fragments import DB_CLOCK, live, record_projection
+from app.graph.fragments import DB_CLOCK, fact_in_force, live, record_projection
 from app.graph.identifiers import Label, cypher_label
 
 VECTOR_INDEX = "searchable_embedding"
@@ -36,8 +36,14 @@ class SearchFilters:
     namespace_prefix: str | None = None
     session_id: str | None = None
     min_priority: int | None = None
+    kb_version_id: str | None = None
 
 
+# Knowledge base facts in force at the knowledge base version $kb_version_id (of the client).
+KB_VERSION = (
+    "EXISTS { MATCH (kb:ConstraintVersion {id: $kb_version_id, client_id: $client_id}) "
+    f"WHERE n.document_id = kb.document_id AND {fact_in_force('n', 'kb.version')} }}"
+)
 _FRAGMENTS = {
     "created_after": "n.created_at >= $created_after",
     "created_before": "n.created_at < $created_before",
@@ -52,6 +58,7 @@ _FRAGMENTS = {
     "namespace_prefix": "n.namespace STARTS WITH $namespace_prefix",
     "session_id": "n.session_id = $session_id",
     "min_priority": "n.priority >= $min_priority",
+    "kb_version_id": KB_VERSION,
 }
 
 

@@ -3,9 +3,10 @@ the idempotency key purge and the orphaned-object reconciliation, started and st
 app's lifespan (app/web/app.py). They use the graph with the long bound of background jobs: heavy
 work there is no outage.
 
-The sweeper and the purge work on the whole graph: they run once per interval across every API
-process (app/runtime/scheduled.py). The reconciliation stays per process: its queue holds the
-objects that this process's own failed requests left behind, which no other process knows of."""
+The sweeper, the purge and the client snapshots (app/runtime/client_snapshots.py) work on the
+whole graph: they run once per interval across every API process (app/runtime/scheduled.py).
+The reconciliation stays per process: its queue holds the objects that this process's own
+failed requests left behind, which no other process knows of."""
 
 from __future__ import annotations
 
@@ -16,11 +17,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.artifacts.orphans import OrphanReconciler
-from app.artifacts.store import open_store
+from app.artifacts.store import ArtifactStore, open_store
 from app.domain.kernel import idempotency
 from app.domain.memory import AccessLogWriter, MemorySweeper, access_log
 from app.graph.executor import GraphExecutor
 from app.graph.leases import Lease, new_holder
+from app.runtime.client_snapshots import SNAPSHOT_JOB, snapshot_run
 from app.runtime.scheduled import ScheduledJob
 from app.runtime.services import Services, connected
 from app.settings import Settings
@@ -84,7 +86,7 @@ def start_memory_background(services: Services) -> MemoryBackground:
     )
     orphans = services.artifacts.orphans
     background = MemoryBackground(sweeper=sweeper, writer=writer, orphans=orphans)
-    background.jobs = scheduled_jobs(graph, settings, sweeper)
+    background.jobs = scheduled_jobs(graph, settings, sweeper, services.artifacts)
     for job in background.jobs:
         task = asyncio.create_task(job.run_forever(), name=job.lease.name)
         background.tasks.append(task)
@@ -96,19 +98,26 @@ def start_memory_background(services: Services) -> MemoryBackground:
 
 
 def scheduled_jobs(
-    graph: GraphExecutor, settings: Settings, sweeper: MemorySweeper
+    graph: GraphExecutor, settings: Settings, sweeper: MemorySweeper, artifacts: ArtifactStore
 ) -> list[ScheduledJob]:
-    """The sweeper and the idempotency key purge, on the sweeper's interval."""
+    """The sweeper and the idempotency key purge, on the sweeper's interval; client snapshots
+    on theirs, unless no period is configured."""
     holder, interval = new_holder(), settings.memory_sweep_interval_s
 
-    def job(name: str, run: Callable[[], Awaitable[object]]) -> ScheduledJob:
+    def job(
+        name: str, run: Callable[[], Awaitable[object]], interval_s: float = interval
+    ) -> ScheduledJob:
         lease = Lease(graph, name=name, holder=holder, ttl_s=settings.job_lease_s)
-        return ScheduledJob(lease=lease, interval_s=interval, run=run)
+        return ScheduledJob(lease=lease, interval_s=interval_s, run=run)
 
-    return [
+    jobs = [
         job(SWEEPER_JOB, sweeper.sweep),
         job(PURGE_JOB, lambda: idempotency.purge_expired(graph)),
     ]
+    if settings.client_snapshot_periods:
+        run = snapshot_run(graph, artifacts, settings)
+        jobs.append(job(SNAPSHOT_JOB, run, settings.client_snapshot_interval_s))
+    return jobs
 
 
 async def run_sweep(settings: Settings, *, client_id: str | None = None) -> dict[str, Any]:

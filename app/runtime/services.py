@@ -42,12 +42,14 @@ class Services:
 def open_driver(settings: Settings, *, bounded: bool) -> AsyncDriver:
     """The Neo4j driver; `bounded` (serving processes) adds the dependency timeouts."""
     auth = (settings.neo4j_user, settings.neo4j_password.get_secret_value())
+    # Planner notices (e.g. a property no record has yet) are not errors; keep output clean.
     if not bounded:
-        return AsyncGraphDatabase.driver(settings.neo4j_uri, auth=auth)
+        return AsyncGraphDatabase.driver(
+            settings.neo4j_uri, auth=auth, notifications_min_severity="OFF"
+        )
     return AsyncGraphDatabase.driver(
         settings.neo4j_uri,
         auth=auth,
-        # Planner notices (e.g. a property no record has yet) are not errors; keep logs clean.
         notifications_min_severity="OFF",
         **driver_timeouts(settings.dependency_timeout_s),
     )

@@ -4,8 +4,8 @@
 // after the episode started (changed_since) or after the read was recorded
 // (changed_after_link); the records it WROTE; the constraints snapshots in force, reached from
 // a plan node it read or wrote (-> its plan -> CONSTRAINED_BY) or from an asset
-// (-> FROM_BLUEPRINT -> plan node -> plan); and the tool-call log's URI and SHA-256 (on the
-// episode). One query; values are parameters.
+// (-> FROM_BLUEPRINT -> plan node -> plan), each with the document versions it froze; and the
+// tool-call log's URI and SHA-256 (on the episode). One query; values are parameters.
 // Neo4j Browser: :param client_id => '<client uuid>'; :param id => '<episode id>'
 CYPHER 25
 MATCH (episode:AgentEpisode {id: $id, client_id: $client_id})
@@ -53,6 +53,10 @@ RETURN
     ORDER BY snapshot.created_at, snapshot.id
     RETURN {
       snapshot: snapshot {.*}, plan: plan {.*}, via: via,
-      in_force_at_start: snapshot.created_at <= episode.created_at
+      in_force_at_start: snapshot.created_at <= episode.created_at,
+      constraints: COLLECT {
+        MATCH (snapshot)-[:FREEZES]->(frozen:ConstraintVersion {client_id: $client_id})
+        RETURN frozen {.*} ORDER BY frozen.kind
+      }
     }
   } AS snapshots

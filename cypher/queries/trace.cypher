@@ -1,6 +1,7 @@
 // Trace of a published variant (seed 000, 0.3): why did we do this (plan, objective, campaign,
-// blueprint), under which constraints (snapshot), from which inputs (prompts, blueprint inputs),
-// approved by whom (approvals), with what evidence (publish runs and their artifacts).
+// blueprint), under which constraints (snapshot, and the document versions it froze), from
+// which inputs (prompts, blueprint inputs), approved by whom (approvals), with what evidence
+// (publish runs and their artifacts).
 // Neo4j Browser: :param client_id => '<client uuid>'; :param id => '<variant id>'
 // `embedding: null`: the search embedding (384 numbers) of searchable records is not lineage.
 CYPHER 25
@@ -27,6 +28,10 @@ RETURN
   [x IN ancestors | x {.*, embedding: null}] AS ancestors,
   plan {.*, embedding: null} AS plan,
   snapshot {.*} AS snapshot,
+  COLLECT {
+    MATCH (snapshot)-[:FREEZES]->(frozen:ConstraintVersion {client_id: $client_id})
+    RETURN frozen {.*} ORDER BY frozen.kind
+  } AS constraints,
   COLLECT {
     UNWIND [asset, variant] AS target
     MATCH (target)<-[:GENERATED]-(pr:PromptArtifact {client_id: $client_id})

@@ -1,6 +1,7 @@
 // Upstream lineage of an asset, variant or publish package: where did it come from?
-// variant -> asset -> blueprint node -> ... -> objective -> plan -> constraints snapshot,
-// with the prompts that generated it and the approvals. One query; values are parameters.
+// variant -> asset -> blueprint node -> ... -> objective -> plan -> constraints snapshot ->
+// the document versions it froze, with the prompts that generated it and the approvals. One
+// query; values are parameters.
 // Neo4j Browser: :param client_id => '<client uuid>'; :param id => '<asset|variant|package id>'
 // `embedding: null`: the search embedding (384 numbers) of searchable records is not lineage.
 CYPHER 25
@@ -56,6 +57,13 @@ RETURN
     UNWIND plans AS p
     MATCH (p)-[:CONSTRAINED_BY]->(s:ConstraintsSnapshot {client_id: $client_id}) RETURN s {.*}
   } AS snapshots,
+  COLLECT {
+    UNWIND plans AS p
+    MATCH (p)-[:CONSTRAINED_BY]->(:ConstraintsSnapshot {client_id: $client_id})
+          -[:FREEZES]->(frozen:ConstraintVersion {client_id: $client_id})
+    WITH DISTINCT frozen ORDER BY frozen.kind, frozen.version
+    RETURN frozen {.*}
+  } AS constraints,
   COLLECT {
     UNWIND assets + variants AS target
     MATCH (pr:PromptArtifact {client_id: $client_id})-[:GENERATED]->(target)

@@ -45,19 +45,21 @@ REPLAY = """query($id: ID!) { replayEpisode(id: $id) {
   episode { id status } inputRefs
   reads { label role record { __typename ... on PlanNode { id } ... on ConversationThread { id } } }
   writes { label role record { __typename ... on Asset { id } ... on EngagementEvent { id } } }
-  snapshots { snapshot { id kbVersionId } plan { id } viaRecordIds inForceAtStart }
+  snapshots { snapshot { id kbVersionId } plan { id } viaRecordIds inForceAtStart
+    constraints { id } }
   log { uri sha256 toolCalls url } } }"""
 LOG_URL = "query($id: ID!) { episodeToolCallLogUrl(id: $id) }"
 CREATE_LESSON = """mutation($i: CreateLessonInput!) { createLesson(input: $i) {
   id evidenceEpisodes { id } } }"""
 UPSTREAM = """query($id: ID!) { upstream(id: $id) { startId startLabel variants { id }
   assets { id } blueprints { id } ancestors { id } plans { id } snapshots { id }
-  prompts { id } approvals { id status reviewerUserId } } }"""
+  constraints { id } prompts { id } approvals { id status reviewerUserId } } }"""
 DOWNSTREAM = """query($id: ID!) { downstream(id: $id) { startId nodes { id } assets { id }
   variants { id } prompts { id } approvals { id } packages { id } runs { id status }
   evidence { id sha256 } } }"""
 TRACE = """query($id: ID!) { trace(variantId: $id) { variant { id status } asset { id }
-  blueprint { id } ancestors { id } plan { id } snapshot { id kbVersionId } prompts { id }
+  blueprint { id } ancestors { id } plan { id } snapshot { id kbVersionId }
+  constraints { id kind version } prompts { id }
   approvals { id status reviewerUserId } packages { id status }
   runs { run { id status } evidence { id sha256 uri } } } }"""
 
@@ -69,6 +71,12 @@ GET_QUERIES = {
     "blueprint": "planNode",
     "post_intent": "planNode",
     "snapshot": "constraintsSnapshot",
+    "kb_document": "constraintDocument",
+    "brandkit_version": "constraintVersion",
+    "knowledge_base_version": "constraintVersion",
+    "autonomy_policies_version": "constraintVersion",
+    "provider_config_version": "constraintVersion",
+    "blueprint_set_version": "constraintVersion",
     "asset": "asset",
     "variant": "assetVariant",
     "prompt": "promptArtifact",
@@ -93,25 +101,21 @@ SPECIAL_QUERIES = [
     (DOWNSTREAM, "blueprint"),
     (TRACE, "variant"),
     (REPLAY, "episode"),
+    ("query($id: ID!) { constraintsInForce(planId: $id) { frozen } }", "plan"),
     (LOG_URL, "episode"),
     ("query($id: ID!) { episodeTree(id: $id) { episode { id } } }", "episode"),
     ("query($id: ID!) { threadEvents(threadId: $id) { id } }", "thread"),
     ("query($id: ID!) { conversationEventText(id: $id) }", "first_event"),
 ]
 LIST_QUERIES = [
-    "plans", "planNodes", "constraintsSnapshots", "assets", "assetVariants", "promptArtifacts",
+    "plans", "planNodes", "constraintsSnapshots", "constraintDocuments", "constraintVersions",
+    "knowledgeFacts", "assets", "assetVariants", "promptArtifacts",
     "approvalRecords", "publishPackages", "publishRuns", "evidenceArtifacts",
     "conversationThreads", "conversationEvents", "threadSummaries", "engagementEvents",
     "agentEpisodes", "lessons",
 ]  # fmt: skip
-CONSTRAINTS = {
-    "brandkitVersionId": "brandkit-v3",
-    "kbVersionId": "kb-v12",
-    "policiesVersionId": "policies-v2",
-    "providerConfigVersionId": "providers-v7",
-    "blueprintSetVersionId": "blueprints-v1",
-    "notes": "Feb launch rules",
-}
+# Approval freezes the current version of each constraint document; the notes go with them.
+CONSTRAINTS = {"notes": "Feb launch rules"}
 PLAN_NODES = [
     ("objective", "OBJECTIVE", "Book 20 tankless estimates in February"),
     ("campaign", "CAMPAIGN", "Tankless water heater winter push"),

@@ -64,7 +64,8 @@ TRACE = (
     + """
 query($id: ID!) { trace(variantId: $id) { variant { ...V } asset { title status }
   blueprint { title inputs } ancestors { title } plan { name objectiveTags }
-  snapshot { policiesVersionId } prompts { model params } approvals { status requiredByPolicy }
+  snapshot { policiesVersionId } constraints { id kind version author content }
+  prompts { model params } approvals { status requiredByPolicy }
   packages { id status } runs { run { id status createdAt } evidence { uri sha256 } } } }"""
 )
 

@@ -8,11 +8,13 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
+from app.model.enums import Role
+from app.settings import Settings
 from tests.integration.asset_helpers import b64, create_asset, create_variant
-from tests.integration.client_helpers import client_state
+from tests.integration.client_helpers import client_state, colleague
 from tests.integration.conftest import Caller
 
-__all__ = ["CASES", "client_state"]
+__all__ = ["CASES", "case_caller", "client_state"]
 
 Prepared = tuple[str, dict[str, Any]]
 PLAN = {"name": "Retry week", "createdBy": "AGENT", "targetPlatforms": ["IG"]}
@@ -180,6 +182,10 @@ CASES: dict[str, Callable[[Caller], Prepared]] = {
         ),
         {"a": _lesson(c), "b": _lesson(c)},
     ),
+    "createConstraintDocument": lambda c: (
+        keyed_input("createConstraintDocument", "CreateConstraintDocumentInput", "id kind"),
+        {"i": {"kind": "BRANDKIT", "title": "Brand", "content": {"name": "Acme"}, "reason": "v1"}},
+    ),
     "generateClientSnapshot": lambda c: (
         keyed_mutation(
             "generateClientSnapshot", "$f: DateTime!, $t: DateTime!", "from: $f, to: $t", "id"
@@ -262,3 +268,14 @@ CASES: dict[str, Callable[[Caller], Prepared]] = {
         {"r": _record(c)},
     ),
 }
+
+
+# The creates only a reviewer (or admin) may make; the other cases run as the agent key.
+REVIEWER_CASES = frozenset({"createConstraintDocument"})
+
+
+def case_caller(name: str, agent: Caller, settings: Settings, session: Any) -> Caller:
+    """Who sends case `name`: `agent`, or a reviewer key of its client where the case needs."""
+    if name in REVIEWER_CASES:
+        return colleague(settings, session, agent, Role.REVIEWER, "tester")
+    return agent

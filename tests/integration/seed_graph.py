@@ -10,10 +10,16 @@ SEED = """
 CREATE (pl:Plan {id: $ids.plan, client_id: $c, name: 'Feb Week 1', status: 'approved',
                  created_by: 'agent', objective_tags: ['leadgen'], target_platforms: ['ig'],
                  created_at: datetime(), updated_at: datetime(), constraints_ref: $ids.snapshot})
-CREATE (pl)-[:CONSTRAINED_BY]->(:ConstraintsSnapshot {id: $ids.snapshot, client_id: $c,
-        brandkit_version_id: 'bk-7', kb_version_id: 'kb-3', policies_version_id: 'po-2',
+CREATE (pl)-[:CONSTRAINED_BY]->(s:ConstraintsSnapshot {id: $ids.snapshot, client_id: $c,
+        brandkit_version_id: $ids.brandkit, kb_version_id: 'kb-3', policies_version_id: 'po-2',
         provider_config_version_id: 'pc-1', blueprint_set_version_id: 'bs-9',
         created_at: datetime(), updated_at: datetime()})
+// One frozen document version, without its document: a client has one document per kind,
+// and a test may seed this graph twice (the other ids are what snapshots held before issue 14).
+CREATE (s)-[:FREEZES]->(bk:ConstraintVersion {id: $ids.brandkit, client_id: $c,
+        document_id: $ids.brandkit_document, kind: 'brandkit', version: 1,
+        inline_content: '{"name":"Acme"}', content_sha256: 'seeded', content_size: 15,
+        author: 'seed', reason: 'seeded', created_at: datetime(), updated_at: datetime()})
 WITH pl
 UNWIND $nodes AS node
 CREATE (pl)-[:HAS_NODE]->(n:PlanNode)
@@ -54,6 +60,8 @@ CREATE (r)-[:HAS_EVIDENCE]->(:EvidenceArtifact {id: $ids.evidence, client_id: $c
 NAMES = [
     "plan",
     "snapshot",
+    "brandkit",
+    "brandkit_document",
     "objective",
     "campaign",
     "blueprint",

@@ -44,6 +44,7 @@ from tests.integration.asset_helpers import (
     store_for,
 )
 from tests.integration.conftest import Caller
+from tests.integration.constraint_helpers import KIND_ORDER, create_documents
 
 Ids = dict[str, str]
 
@@ -58,12 +59,17 @@ def build_plan(alice: Caller, reviewer: Caller) -> Ids:
     ids["plan"] = made["createPlanGraph"]["plan"]["id"]
     assert set(ids) == {"plan", "objective", "campaign", "blueprint", "post_intent"}
     alice.data(af.TRANSITION_PLAN, {"id": ids["plan"], "to": "REVIEWED"})
+    documents = create_documents(reviewer)
+    ids["kb_document"] = documents["KNOWLEDGE_BASE"]["id"]
+    for kind, document in documents.items():
+        ids[f"{kind.lower()}_version"] = document["currentVersionId"]
     approve = {"id": ids["plan"], "to": "APPROVED", "c": af.CONSTRAINTS}
     assert error_code(alice.gql(af.TRANSITION_PLAN, approve)) == "FORBIDDEN"
     approved = reviewer.data(af.TRANSITION_PLAN, approve)["transitionPlan"]
     alice.data(af.TRANSITION_PLAN, {"id": ids["plan"], "to": "EXECUTING"})
     read = alice.data(af.PLAN_CONSTRAINTS, {"id": ids["plan"]})["plan"]
-    assert read["status"] == "EXECUTING" and read["constraints"]["kbVersionId"] == "kb-v12"
+    assert read["status"] == "EXECUTING"
+    assert read["constraints"]["kbVersionId"] == ids["knowledge_base_version"]
     ids["snapshot"] = read["constraints"]["id"]
     assert approved["constraintsRef"] == ids["snapshot"]
     return ids
@@ -251,6 +257,8 @@ def run_episode(settings: Settings, alice: Caller, ids: Ids) -> None:
         (s["snapshot"]["id"], s["plan"]["id"], s["inForceAtStart"]) for s in replay["snapshots"]
     ]
     assert snapshots == [(ids["snapshot"], ids["plan"], True)]
+    frozen = {version["id"] for version in replay["snapshots"][0]["constraints"]}
+    assert frozen == {ids[f"{kind.lower()}_version"] for kind in KIND_ORDER}
     assert replay["log"]["uri"] == uri and replay["log"]["sha256"] == sha
     assert replay["log"]["toolCalls"] == len(calls)
     assert hashlib.sha256(httpx.get(replay["log"]["url"]).content).hexdigest() == sha
@@ -278,7 +286,10 @@ def check_lineage(alice: Caller, ids: Ids) -> None:
     assert t["asset"] == {"id": ids["asset"]} and t["blueprint"] == {"id": ids["blueprint"]}
     assert sorted(a["id"] for a in t["ancestors"]) == sorted([ids["campaign"], ids["objective"]])
     assert t["plan"] == {"id": ids["plan"]}
-    assert t["snapshot"] == {"id": ids["snapshot"], "kbVersionId": "kb-v12"}
+    assert t["snapshot"] == {"id": ids["snapshot"], "kbVersionId": ids["knowledge_base_version"]}
+    assert t["constraints"] == [
+        {"id": ids[f"{kind.lower()}_version"], "kind": kind, "version": 1} for kind in KIND_ORDER
+    ]
     assert t["prompts"] == [{"id": ids["prompt"]}]
     assert t["approvals"] == [
         {"id": ids["approval"], "status": "APPROVED", "reviewerUserId": "reviewer:reviewer-1"}
@@ -295,6 +306,7 @@ def check_lineage(alice: Caller, ids: Ids) -> None:
         "ancestors": sorted([ids["campaign"], ids["objective"]]),
         "plans": [ids["plan"]],
         "snapshots": [ids["snapshot"]],
+        "constraints": sorted(ids[f"{kind.lower()}_version"] for kind in KIND_ORDER),
         "prompts": [ids["prompt"]],
         "approvals": [ids["approval"]],
     }
@@ -365,4 +377,4 @@ def test_mvp_acceptance_criteria_as_one_agent_team_flow(
     run_episode(settings, alice, ids)
     check_lineage(alice, ids)
     check_isolation(settings, alice, bob, neo4j_session, ids)
-    assert len(set(ids.values())) == len(ids) == 20
+    assert len(set(ids.values())) == len(ids) == 26

@@ -14,6 +14,7 @@ from neo4j import GraphDatabase
 from app.model.enums import Role
 from app.settings import Settings
 from tests.integration.conftest import Caller, new_caller
+from tests.integration.constraint_helpers import create_documents
 from tests.integration.search_helpers import wait_indexed
 from tests.integration.test_conversations_api import WRITE_SUMMARY, append, create_thread
 from tests.integration.test_episodes_api import CLOSE, GET, START
@@ -83,6 +84,7 @@ def _world(settings: Settings, api_url: str, neo4j_session: Any) -> dict[str, An
         for kind, specs in (("relevant", RELEVANT_NODES), ("other", OTHER_NODES))
     }
     alice.data(TRANSITION_PLAN, {"id": plan["id"], "to": "REVIEWED"})
+    documents = create_documents(reviewer)
     approved = reviewer.data(
         TRANSITION_PLAN, {"id": plan["id"], "to": "APPROVED", "constraints": CONSTRAINTS}
     )
@@ -135,6 +137,7 @@ def _world(settings: Settings, api_url: str, neo4j_session: Any) -> dict[str, An
         "alice": alice,
         "plan": plan["id"],
         "snapshot": approved["transitionPlan"]["constraintsRef"],
+        "kb_version": documents["KNOWLEDGE_BASE"]["currentVersionId"],
         "nodes": nodes,
         "lessons": {name: lesson["id"] for name, lesson in lessons.items()},
         "threads": {"heater": heater, "bread": bread},
@@ -175,7 +178,7 @@ def test_sections_are_ranked_by_the_task(world: dict[str, Any]) -> None:
     plan = found["plan"]
     assert plan["id"] == world["plan"] and "tankless" in plan["summary"]
     assert found["constraints"]["id"] == plan["constraintsRef"] == world["snapshot"]
-    assert found["constraints"]["kbVersionId"] == "kb-v12"
+    assert found["constraints"]["kbVersionId"] == world["kb_version"]
     node_ids = [node["id"] for node in found["planNodes"]]
     assert 3 <= len(node_ids) <= 8
     assert set(node_ids[:4]) == set(world["nodes"]["relevant"]), found["planNodes"]

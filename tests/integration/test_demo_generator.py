@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 import uuid
 from dataclasses import dataclass
 from typing import Any
@@ -11,9 +12,11 @@ from typing import Any
 import pytest
 
 from app.artifacts.store import ArtifactStore, make_client
+from app.demo.documents import build_documents
 from app.demo.generator import DemoSummary, generate_demo
 from app.demo.rows import NODE_LABELS, Rows
 from app.demo.shapes import build_plan
+from app.domain.constraints import SNAPSHOT_FIELD
 from app.domain.kernel.errors import Conflict
 from app.domain.kernel.principal import Principal
 from app.domain.keys import ensure_client
@@ -32,18 +35,26 @@ class Generated:
     store: ArtifactStore
 
 
-def _generate(settings: Settings, *, artifacts: bool, seed: int = 7) -> Generated:
+def _generate(
+    settings: Settings,
+    *,
+    artifacts: bool,
+    seed: int = 7,
+    client: str | None = None,
+    plans: int = 2,
+) -> Generated:
     store = ArtifactStore(make_client(settings), bucket=settings.s3_bucket)
 
     async def scenario() -> Generated:
         async with connected(settings) as graph:
-            client_id = await ensure_client(graph, name=f"demo-{uuid.uuid4().hex[:12]}")
+            name = client or f"demo-{uuid.uuid4().hex[:12]}"
+            client_id = await ensure_client(graph, name=name)
             await store.ensure_bucket()
             summary = await generate_demo(
                 graph,
                 store if artifacts else None,
                 client_id=client_id,
-                plans=2,
+                plans=plans,
                 seed=seed,
                 progress=False,
                 bucket=settings.s3_bucket,
@@ -56,6 +67,12 @@ def _generate(settings: Settings, *, artifacts: bool, seed: int = 7) -> Generate
 @pytest.fixture(scope="module")
 def generated(settings: Settings) -> Generated:
     return _generate(settings, artifacts=True)
+
+
+@pytest.fixture(scope="module")
+def weeks(settings: Settings) -> Generated:
+    """Ten weeks of plans: documents edited between approvals."""
+    return _generate(settings, artifacts=False, plans=30)
 
 
 def _rows(session: Any, query: str, **params: Any) -> list[dict[str, Any]]:
@@ -101,6 +118,11 @@ def test_every_relationship_kind_links_what_its_id_properties_say(
         "INCLUDES": n["AssetVariant"],
         "HAS_RUN": n["PublishRun"],
         "HAS_EVIDENCE": n["EvidenceArtifact"],
+        "HAS_VERSION": n["ConstraintVersion"],
+        "CURRENT_VERSION": n["ConstraintDocument"],
+        "HAS_FACT": n["KnowledgeFact"],
+        "INTRODUCED": n["KnowledgeFact"],
+        "FREEZES": len(SNAPSHOT_FIELD) * n["ConstraintsSnapshot"],
     }
     found = _rows(
         neo4j_session,
@@ -295,11 +317,120 @@ def test_same_seed_for_two_clients_does_not_collide(
 def test_rows_are_deterministic_per_seed() -> None:
     def build(seed: int) -> Rows:
         rows = Rows()
+        history = build_documents(rows, client_id="c", seed=seed, plans=3, existing=[])
         for index in range(3):
-            build_plan(rows, client_id="c", bucket="b", seed=seed, index=index, plans=3)
+            build_plan(
+                rows, client_id="c", bucket="b", seed=seed, index=index, plans=3, history=history
+            )
         return rows
 
     first, second, other = build(7), build(7), build(8)
     assert first.nodes == second.nodes and first.rels == second.rels
     assert first.uploads == second.uploads
     assert first.nodes["Plan"] != other.nodes["Plan"]
+
+
+def test_documents_have_versions_and_snapshots_freeze_the_ones_in_force(
+    weeks: Generated, neo4j_session: Any
+) -> None:
+    c = weeks.client_id
+    documents = _rows(
+        neo4j_session,
+        "MATCH (d:ConstraintDocument {client_id: $c})-[:HAS_VERSION]->(v) "
+        "OPTIONAL MATCH (d)-[:CURRENT_VERSION]->(current) "
+        "RETURN d.kind AS kind, count(v) AS versions, max(v.version) AS newest, "
+        "d.current_version AS number, current.version AS current",
+        c=c,
+    )
+    assert sorted(row["kind"] for row in documents) == sorted(k.value for k in SNAPSHOT_FIELD)
+    assert all(row["versions"] > 1 for row in documents), documents
+    assert all(row["newest"] == row["number"] == row["current"] for row in documents)
+    fields = ", ".join(f"{kind.value}: s.{field}" for kind, field in SNAPSHOT_FIELD.items())
+    snapshots = _rows(
+        neo4j_session,
+        "MATCH (p:Plan {client_id: $c})-[:CONSTRAINED_BY]->(s:ConstraintsSnapshot) "
+        "OPTIONAL MATCH (s)-[:FREEZES]->(v:ConstraintVersion {client_id: $c}) "
+        f"RETURN s.created_at AS at, {{{fields}}} AS named, "
+        "collect(v {.id, .kind, .created_at}) AS frozen, "
+        "COUNT { (s)-[:FREEZES]->() } AS freezes",
+        c=c,
+    )
+    approved = _rows(
+        neo4j_session,
+        "MATCH (p:Plan {client_id: $c}) WHERE p.status IN "
+        "['approved', 'executing', 'complete', 'archived'] RETURN count(p) AS n",
+        c=c,
+    )[0]["n"]
+    assert approved > 0 and len(snapshots) == approved
+    for snapshot in snapshots:
+        assert snapshot["freezes"] == len(snapshot["frozen"]) == len(SNAPSHOT_FIELD)
+        assert {v["kind"]: v["id"] for v in snapshot["frozen"]} == snapshot["named"]
+        assert all(v["created_at"] <= snapshot["at"] for v in snapshot["frozen"])
+    # Frozen: the newest version made before the snapshot, so a later one exists for plan 0.
+    skipped = _rows(
+        neo4j_session,
+        "MATCH (s:ConstraintsSnapshot {client_id: $c})-[:FREEZES]->(v)"
+        "<-[:HAS_VERSION]-(d)-[:HAS_VERSION]->(other) WHERE other.created_at <= s.created_at "
+        "AND other.version > v.version RETURN count(*) AS n",
+        c=c,
+    )[0]["n"]
+    newer = _rows(
+        neo4j_session,
+        "MATCH (:Plan {id: $plan, client_id: $c})-[:CONSTRAINED_BY]->()-[:FREEZES]->(f) "
+        "WHERE EXISTS { (f)<-[:HAS_VERSION]-()-[:HAS_VERSION]->(n) WHERE n.version > f.version } "
+        "RETURN count(f) AS n",
+        c=c,
+        plan=weeks.summary.samples.plan_id,
+    )[0]["n"]
+    assert (skipped, newer) == (0, len(SNAPSHOT_FIELD))
+    # Snapshots of different weeks froze different versions.
+    assert len({tuple(sorted(s["named"].values())) for s in snapshots}) > 1
+
+
+def test_knowledge_facts_in_force_are_each_versions_facts(
+    weeks: Generated, neo4j_session: Any
+) -> None:
+    """Facts at version n (from_version <= n < to_version) are exactly the facts of that
+    version's content; each was introduced by the version it starts at."""
+    versions = _rows(
+        neo4j_session,
+        "MATCH (:ConstraintDocument {client_id: $c, kind: 'knowledge_base'})-[:HAS_VERSION]->(v) "
+        "RETURN v.version AS n, v.inline_content AS content, COLLECT { "
+        "MATCH (f:KnowledgeFact {client_id: $c, document_id: v.document_id}) "
+        "WHERE f.from_version <= v.version AND (f.to_version IS NULL OR f.to_version > v.version) "
+        "RETURN [f.key, f.statement, (f.status = 'active') = (f.to_version IS NULL)] } AS facts",
+        c=weeks.client_id,
+    )
+    assert len(versions) > 2
+    for version in versions:
+        wanted = sorted(
+            [f["key"], f["statement"], True] for f in json.loads(version["content"])["facts"]
+        )
+        assert sorted(version["facts"]) == wanted, version["n"]
+    unintroduced = _rows(
+        neo4j_session,
+        "MATCH (f:KnowledgeFact {client_id: $c}) WHERE NOT EXISTS { "
+        "(v:ConstraintVersion {version: f.from_version})-[:INTRODUCED]->(f) } "
+        "RETURN count(f) AS n",
+        c=weeks.client_id,
+    )
+    assert unintroduced[0]["n"] == 0
+
+
+def test_another_seed_freezes_the_documents_the_client_has(
+    settings: Settings, neo4j_session: Any
+) -> None:
+    name = f"demo-{uuid.uuid4().hex[:12]}"
+    first = _generate(settings, artifacts=False, client=name)
+    second = _generate(settings, artifacts=False, seed=8, client=name)
+    assert second.client_id == first.client_id
+    assert second.summary.nodes_by_label["ConstraintVersion"] == 0
+    found = _rows(
+        neo4j_session,
+        "MATCH (s:ConstraintsSnapshot {client_id: $c})-[:FREEZES]->(v) "
+        "RETURN count(DISTINCT s) AS snapshots, count(v) AS frozen, "
+        "COUNT { (:ConstraintDocument {client_id: $c}) } AS documents",
+        c=first.client_id,
+    )[0]
+    made = sum(g.summary.nodes_by_label["ConstraintsSnapshot"] for g in (first, second))
+    assert found == {"snapshots": made, "frozen": made * len(SNAPSHOT_FIELD), "documents": 5}

@@ -28,6 +28,7 @@ from tests.integration.asset_helpers import (
     store_for,
 )
 from tests.integration.conftest import Caller, new_caller
+from tests.integration.constraint_helpers import CONTENT, KIND_ORDER, create_documents, edit
 
 EPISODE = "id agentName taskClass trigger inputRefs retrievalRefs toolCallLogUri "
 EPISODE += "toolCallLogSha256 outputSummary status costTokensEst latencyMs parentEpisodeId closedAt"
@@ -50,7 +51,8 @@ REPLAY = f"""query($id: ID!) {{ replayEpisode(id: $id) {{
   episode {{ id status }} agent {{ name }} parent {{ id }} children {{ id }}
   inputRefs retrievalRefs
   reads {{ {LINK_FIELDS} }} writes {{ {LINK_FIELDS} }}
-  snapshots {{ snapshot {{ id kbVersionId }} plan {{ id }} viaRecordIds inForceAtStart }}
+  snapshots {{ snapshot {{ id kbVersionId }} plan {{ id }} viaRecordIds inForceAtStart
+    constraints {{ id kind version content }} }}
   log {{ uri sha256 toolCalls url }} }} }}"""
 CREATE_NODE = """mutation($i: CreatePlanNodeInput!) { createPlanNode(input: $i) { id } }"""
 UPDATE_NODE = """mutation($id: ID!, $i: UpdatePlanNodeInput!) {
@@ -58,6 +60,7 @@ UPDATE_NODE = """mutation($id: ID!, $i: UpdatePlanNodeInput!) {
 TRANSITION_PLAN = """mutation($id: ID!, $to: PlanStatus!, $c: ConstraintsSnapshotInput) {
   transitionPlan(id: $id, to: $to, constraints: $c) { id status } }"""
 INPUTS = {"plan_node_ids": ["n-1"], "brief": "spring reel"}
+LATER_KB = {"facts": CONTENT["KNOWLEDGE_BASE"]["facts"][:1]}
 RETRIEVED = [{"kind": "kb_fact", "id": "kb-7"}]
 
 
@@ -66,22 +69,15 @@ def start(caller: Caller, **fields: Any) -> dict[str, Any]:
     return dict(caller.data(START, {"i": given})["startEpisode"])
 
 
-def plan_with_node(caller: Caller, reviewer: Caller, kb: str) -> tuple[str, str, str]:
-    """An approved plan (constraints frozen with kb version `kb`) with one blueprint node;
-    returns (plan id, node id, snapshot id)."""
-    plan = {"name": f"Plan {kb}", "createdBy": "AGENT", "targetPlatforms": ["IG"]}
+def plan_with_node(caller: Caller, reviewer: Caller, name: str) -> tuple[str, str, str]:
+    """An approved plan (the client's current constraint versions frozen) with one blueprint
+    node; returns (plan id, node id, snapshot id)."""
+    plan = {"name": f"Plan {name}", "createdBy": "AGENT", "targetPlatforms": ["IG"]}
     plan_id = caller.data(CREATE_PLAN, {"input": plan})["createPlan"]["id"]
-    node = {"planId": plan_id, "nodeType": "BLUEPRINT_INSTANCE", "title": f"Reel {kb}"}
+    node = {"planId": plan_id, "nodeType": "BLUEPRINT_INSTANCE", "title": f"Reel {name}"}
     node_id = caller.data(CREATE_NODE, {"i": node})["createPlanNode"]["id"]
     caller.data(TRANSITION_PLAN, {"id": plan_id, "to": "REVIEWED"})
-    frozen = {
-        "brandkitVersionId": "bk-1",
-        "kbVersionId": kb,
-        "policiesVersionId": "pol-1",
-        "providerConfigVersionId": "prov-1",
-        "blueprintSetVersionId": "bs-1",
-    }
-    reviewer.data(TRANSITION_PLAN, {"id": plan_id, "to": "APPROVED", "c": frozen})
+    reviewer.data(TRANSITION_PLAN, {"id": plan_id, "to": "APPROVED"})
     query = "query($id: ID!) { plan(id: $id) { constraints { id } } }"
     snapshot_id = caller.data(query, {"id": plan_id})["plan"]["constraints"]["id"]
     return plan_id, node_id, snapshot_id
@@ -100,7 +96,8 @@ def test_episode_lifecycle_writes_a_checksummed_json_lines_log(
     settings: Settings, alice: Caller, neo4j_session: Any
 ) -> None:
     reviewer = same_client_caller(settings, neo4j_session, alice, Role.REVIEWER)
-    _, node_id, _ = plan_with_node(alice, reviewer, "kb-1")
+    create_documents(reviewer)
+    _, node_id, _ = plan_with_node(alice, reviewer, "one")
     asset = create_asset(alice, sourceBlueprintInstanceId=node_id)
     episode = start(alice, inputRefs=INPUTS, retrievalRefs=RETRIEVED)
     assert episode["status"] == "RUNNING" and episode["agentName"] == "tester"
@@ -266,8 +263,11 @@ def test_replay_hydrates_reads_flags_changes_and_finds_snapshots(
     settings: Settings, alice: Caller, neo4j_session: Any
 ) -> None:
     reviewer = same_client_caller(settings, neo4j_session, alice, Role.REVIEWER)
-    plan_a, node_a, snapshot_a = plan_with_node(alice, reviewer, "kb-a")
-    plan_b, node_b, snapshot_b = plan_with_node(alice, reviewer, "kb-b")
+    documents = create_documents(reviewer)
+    kb = documents["KNOWLEDGE_BASE"]
+    plan_a, node_a, snapshot_a = plan_with_node(alice, reviewer, "a")
+    kb_b = edit(reviewer, kb["id"], LATER_KB)
+    plan_b, node_b, snapshot_b = plan_with_node(alice, reviewer, "b")
     asset = create_asset(alice, sourceBlueprintInstanceId=node_b)
     parent = start(alice)
     episode = start(alice, parentEpisodeId=parent["id"], inputRefs=INPUTS, retrievalRefs=RETRIEVED)
@@ -304,7 +304,19 @@ def test_replay_hydrates_reads_flags_changes_and_finds_snapshots(
     assert snapshots.keys() == {snapshot_a, snapshot_b}
     assert snapshots[snapshot_a]["plan"]["id"] == plan_a
     assert snapshots[snapshot_a]["viaRecordIds"] == [node_a]
-    assert snapshots[snapshot_b]["snapshot"]["kbVersionId"] == "kb-b"
+    assert snapshots[snapshot_a]["snapshot"]["kbVersionId"] == kb["currentVersionId"]
+    assert snapshots[snapshot_b]["snapshot"]["kbVersionId"] == kb_b["currentVersionId"]
+    frozen = {
+        snapshot_id: {v["kind"]: v for v in s["constraints"]}
+        for snapshot_id, s in snapshots.items()
+    }
+    assert [v["kind"] for v in snapshots[snapshot_a]["constraints"]] == KIND_ORDER
+    assert frozen[snapshot_a]["KNOWLEDGE_BASE"]["id"] == kb["currentVersionId"]
+    assert frozen[snapshot_a]["KNOWLEDGE_BASE"]["content"] == CONTENT["KNOWLEDGE_BASE"]
+    assert frozen[snapshot_b]["KNOWLEDGE_BASE"]["id"] == kb_b["currentVersionId"]
+    assert frozen[snapshot_b]["KNOWLEDGE_BASE"]["content"] == LATER_KB
+    assert frozen[snapshot_a]["BRANDKIT"] == frozen[snapshot_b]["BRANDKIT"]
+    assert frozen[snapshot_b]["BRANDKIT"]["id"] == documents["BRANDKIT"]["currentVersionId"]
     assert snapshots[snapshot_b]["plan"]["id"] == plan_b
     assert snapshots[snapshot_b]["viaRecordIds"] == [asset["id"]]
     assert all(s["inForceAtStart"] for s in replay["snapshots"])

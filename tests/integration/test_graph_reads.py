@@ -111,13 +111,15 @@ def test_downstream_and_trace(alice: Caller, graph: dict[str, str]) -> None:
     assert data["downstream"]["evidence"] == [{"kind": "SCREENSHOT"}]
     trace = """query($id: ID!) { trace(variantId: $id) { variant { id } asset { title }
         blueprint { title } ancestors { title } plan { name } snapshot { policiesVersionId }
-        prompts { model } approvals { status } packages { id } runs { run { status }
-        evidence { uri } } } }"""
+        constraints { id kind content } prompts { model } approvals { status } packages { id }
+        runs { run { status } evidence { uri } } } }"""
     data, trips = counted(alice, trace, {"id": graph["variant"]})
     assert trips == 1
     t = data["trace"]
     assert t["blueprint"] == {"title": "Blueprint"} and t["plan"] == {"name": "Feb Week 1"}
     assert t["snapshot"] == {"policiesVersionId": "po-2"}
+    frozen = {"id": graph["brandkit"], "kind": "BRANDKIT", "content": {"name": "Acme"}}
+    assert t["constraints"] == [frozen]  # in the same one query
     assert t["runs"] == [{"run": {"status": "SUCCEEDED"}, "evidence": [{"uri": "s3://b/e.png"}]}]
 
 

@@ -23,6 +23,7 @@ from tests.integration.idempotency_cases import (
     COUNT_RECORDS,
     LESSON,
     REMEMBER,
+    case_caller,
     client_state,
     keyed_input,
 )
@@ -30,18 +31,19 @@ from tests.integration.idempotency_cases import (
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_a_retry_returns_the_first_result_and_writes_nothing(
-    name: str, alice: Caller, neo4j_session: Any
+    name: str, alice: Caller, neo4j_session: Any, settings: Settings
 ) -> None:
-    document, variables = CASES[name](alice)
+    caller = case_caller(name, alice, settings, neo4j_session)
+    document, variables = CASES[name](caller)
     key = {"k": f"{name}-{uuid.uuid4()}"}
-    first = alice.data(document, variables | key)
+    first = caller.data(document, variables | key)
     written = client_state(neo4j_session, alice.client_id)
-    again = alice.data(document, variables | key)
+    again = caller.data(document, variables | key)
     assert again == first
     assert client_state(neo4j_session, alice.client_id) == written
     # Without the key the same request writes again, or is refused as done already (a lesson
     # is superseded once, a link made once): the retry above did neither.
-    fresh = alice.gql(document, variables)
+    fresh = caller.gql(document, variables)
     assert fresh.get("errors") or client_state(neo4j_session, alice.client_id) != written
 
 

@@ -22,7 +22,7 @@ from app.settings import Settings
 from tests.integration.asset_helpers import error_code
 from tests.integration.client_helpers import client_state, colleague
 from tests.integration.conftest import Caller
-from tests.integration.idempotency_cases import CASES, first_field, keyed_mutation
+from tests.integration.idempotency_cases import CASES, case_caller, first_field, keyed_mutation
 
 
 class DriverRetry:
@@ -68,15 +68,16 @@ def test_the_cases_cover_every_create_that_takes_a_key() -> None:
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_a_create_the_driver_runs_twice_answers_once(
-    name: str, alice: Caller, neo4j_session: Any, driver_retry: DriverRetry
+    name: str, alice: Caller, neo4j_session: Any, driver_retry: DriverRetry, settings: Settings
 ) -> None:
-    document, variables = CASES[name](alice)
+    caller = case_caller(name, alice, settings, neo4j_session)
+    document, variables = CASES[name](caller)
     keyed = variables | {"k": f"{name}-{uuid.uuid4()}"}
     driver_retry.armed = True
-    first = alice.data(document, keyed)
+    first = caller.data(document, keyed)
     assert driver_retry.fired == 1  # the first attempt was rolled back and run again
     written = client_state(neo4j_session, alice.client_id)
-    assert alice.data(document, keyed) == first
+    assert caller.data(document, keyed) == first
     assert client_state(neo4j_session, alice.client_id) == written
 
 

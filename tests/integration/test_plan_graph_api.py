@@ -18,6 +18,7 @@ from app.runtime import connected
 from app.settings import Settings
 from tests.integration.asset_helpers import own_state
 from tests.integration.conftest import Caller
+from tests.integration.constraint_helpers import CONTENT, create_documents, edit
 
 NODE_FIELDS = (
     "id planId nodeType title inputs summary status qualityScore costEstimate createdAt updatedAt"
@@ -73,14 +74,8 @@ SEED_NODE = {
     "status": "READY",
     "qualityScore": 86,
 }
-CONSTRAINTS = {
-    "brandkitVersionId": "brandkit-v3",
-    "kbVersionId": "kb-v12",
-    "policiesVersionId": "policies-v2",
-    "providerConfigVersionId": "providers-v7",
-    "blueprintSetVersionId": "blueprints-v1",
-    "notes": "Feb launch rules",
-}
+# Approval freezes the current version of each constraint document; the notes go with them.
+CONSTRAINTS = {"notes": "Feb launch rules"}
 MISSING_ID = "00000000-0000-4000-8000-000000000000"
 
 
@@ -303,36 +298,92 @@ def test_approval_freezes_exactly_one_snapshot(
     alice.data(TRANSITION_PLAN, {"id": plan_id, "to": "REVIEWED"})
     approve = {"id": plan_id, "to": "APPROVED", "constraints": CONSTRAINTS}
     assert error_code(alice.gql(TRANSITION_PLAN, approve)) == "FORBIDDEN"
-    missing = reviewer.gql(TRANSITION_PLAN, {"id": plan_id, "to": "APPROVED"})
-    assert error_code(missing) == "VALIDATION" and "constraints" in missing["errors"][0]["message"]
+    missing = reviewer.gql(TRANSITION_PLAN, approve)
+    assert error_code(missing) == "VALIDATION"
+    assert missing["errors"][0]["extensions"]["field"] == "constraints"
+    assert "no brandkit document" in missing["errors"][0]["message"]
+    assert_unapproved(neo4j_session, plan_id)
+    documents = create_documents(reviewer)
     wrong = alice.gql(TRANSITION_PLAN, {"id": plan_id, "to": "DRAFT", "constraints": CONSTRAINTS})
     assert error_code(wrong) == "VALIDATION"
     blank = reviewer.gql(
         TRANSITION_PLAN, approve | {"constraints": CONSTRAINTS | {"kbVersionId": ""}}
     )
     assert error_code(blank) == "VALIDATION"
-    snapshots = """
-    MATCH (p:Plan {id: $id})-[:CONSTRAINED_BY]->(s:ConstraintsSnapshot)
-    RETURN p.status AS status, p.constraints_ref AS ref, collect(s {.*}) AS snapshots
-    """
-    assert neo4j_session.run(snapshots, id=plan_id).single() is None
+    assert_unapproved(neo4j_session, plan_id)
     approved = reviewer.data(TRANSITION_PLAN, approve)["transitionPlan"]
-    row = neo4j_session.run(snapshots, id=plan_id).single()
+    row = neo4j_session.run(SNAPSHOTS, id=plan_id).single()
     assert len(row["snapshots"]) == 1 and row["status"] == "approved"
     snapshot = row["snapshots"][0]
     assert approved["constraintsRef"] == row["ref"] == snapshot["id"]
-    assert snapshot["client_id"] == alice.client_id
-    assert (snapshot["kb_version_id"], snapshot["notes"]) == ("kb-v12", "Feb launch rules")
+    assert snapshot["client_id"] == alice.client_id and snapshot["notes"] == "Feb launch rules"
+    current = {kind: document["currentVersionId"] for kind, document in documents.items()}
+    assert snapshot["kb_version_id"] == current["KNOWLEDGE_BASE"]
+    assert sorted(row["frozen"]) == sorted(current.values())
     assert error_code(reviewer.gql(TRANSITION_PLAN, approve)) == "INVALID_TRANSITION"
     frozen = alice.gql(UPDATE_PLAN, {"id": plan_id, "input": {"constraintsRef": "other"}})
     assert error_code(frozen) == "VALIDATION"
     alice.data(TRANSITION_PLAN, {"id": plan_id, "to": "EXECUTING"})
-    row = neo4j_session.run(snapshots, id=plan_id).single()
+    row = neo4j_session.run(SNAPSHOTS, id=plan_id).single()
     assert len(row["snapshots"]) == 1 and row["ref"] == snapshot["id"]
     admin = colleague(settings, api_url, neo4j_session, alice, Role.ADMIN)
     other = new_plan(alice)
     alice.data(TRANSITION_PLAN, {"id": other, "to": "REVIEWED"})
     assert admin.data(TRANSITION_PLAN, approve | {"id": other})["transitionPlan"]["constraintsRef"]
+
+
+def test_approval_freezes_only_the_clients_versions_of_the_right_kind(
+    alice: Caller, bob: Caller, settings: Settings, api_url: str, neo4j_session: Any
+) -> None:
+    reviewer = colleague(settings, api_url, neo4j_session, alice, Role.REVIEWER)
+    mine = create_documents(reviewer)
+    theirs = create_documents(colleague(settings, api_url, neo4j_session, bob, Role.REVIEWER))
+    plan_id = new_plan(alice)
+    alice.data(TRANSITION_PLAN, {"id": plan_id, "to": "REVIEWED"})
+    refused = {
+        "bob's knowledge base": theirs["KNOWLEDGE_BASE"]["currentVersionId"],
+        "a brandkit version": mine["BRANDKIT"]["currentVersionId"],
+        "no version at all": MISSING_ID,
+    }
+    for why, version_id in refused.items():
+        named = {"id": plan_id, "to": "APPROVED", "constraints": {"kbVersionId": version_id}}
+        body = reviewer.gql(TRANSITION_PLAN, named)
+        assert error_code(body) == "VALIDATION", why
+        assert body["errors"][0]["extensions"]["field"] == "kb_version_id", why
+        assert version_id in body["errors"][0]["message"], why
+        assert_unapproved(neo4j_session, plan_id)
+    first_kb = mine["KNOWLEDGE_BASE"]
+    edit(reviewer, first_kb["id"], {"facts": CONTENT["KNOWLEDGE_BASE"]["facts"][:1]})
+    named = {"kbVersionId": first_kb["currentVersionId"]}
+    reviewer.data(TRANSITION_PLAN, {"id": plan_id, "to": "APPROVED", "constraints": named})
+    row = neo4j_session.run(SNAPSHOTS, id=plan_id).single()
+    expected = {kind: document["currentVersionId"] for kind, document in mine.items()}
+    assert sorted(row["frozen"]) == sorted(expected.values())  # version 1 of the KB, as named
+    assert row["snapshots"][0]["kb_version_id"] == first_kb["currentVersionId"]
+
+
+SNAPSHOTS = """
+MATCH (p:Plan {id: $id})-[:CONSTRAINED_BY]->(s:ConstraintsSnapshot)
+RETURN p.status AS status, p.constraints_ref AS ref, collect(s {.*}) AS snapshots,
+       COLLECT { MATCH (s)-[:FREEZES]->(v:ConstraintVersion) RETURN v.id } AS frozen
+"""
+
+
+def assert_unapproved(session: Any, plan_id: str) -> None:
+    """A refused approval wrote nothing: the plan is still REVIEWED, with no snapshot."""
+    query = """
+    MATCH (p:Plan {id: $id})
+    RETURN p.status AS status, p.constraints_ref AS ref,
+           COUNT { (p)-[:CONSTRAINED_BY]->() } AS snapshots,
+           COUNT { MATCH (s:ConstraintsSnapshot {client_id: p.client_id}) } AS client_snapshots
+    """
+    row = session.run(query, id=plan_id).single()
+    assert (row["status"], row["ref"], row["snapshots"], row["client_snapshots"]) == (
+        "reviewed",
+        None,
+        0,
+        0,
+    )
 
 
 def test_other_client_gets_not_found_for_everything(

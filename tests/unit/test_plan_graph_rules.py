@@ -172,14 +172,17 @@ def test_relationship_types_come_from_the_enum() -> None:
     assert "SHORTEST 1 (b)" in CHECK_EDGE and "$client_id" in CHECK_EDGE
 
 
-def test_approval_needs_a_reviewer_and_constraints() -> None:
+def test_approval_needs_a_reviewer_and_may_name_versions() -> None:
     check_approval(principal(Role.REVIEWER), PlanStatus.APPROVED, CONSTRAINTS)
     check_approval(principal(Role.ADMIN), PlanStatus.APPROVED, CONSTRAINTS | {"notes": "n"})
     check_approval(principal(Role.AGENT), PlanStatus.REVIEWED, None)
+    # Naming nothing freezes the current versions; naming some freezes those and current others.
+    check_approval(principal(Role.ADMIN), PlanStatus.APPROVED, None)
+    check_approval(principal(Role.ADMIN), PlanStatus.APPROVED, {"kb_version_id": "v-1"})
     with pytest.raises(Forbidden):
-        check_approval(principal(Role.AGENT), PlanStatus.APPROVED, CONSTRAINTS)
-    with pytest.raises(ValidationFailed, match="constraints"):
-        check_approval(principal(Role.ADMIN), PlanStatus.APPROVED, None)
+        check_approval(principal(Role.AGENT), PlanStatus.APPROVED, None)
+    with pytest.raises(ValidationFailed, match="unknown constraints fields"):
+        check_approval(principal(Role.ADMIN), PlanStatus.APPROVED, {"brand": "x"})
     with pytest.raises(ValidationFailed, match="kb_version_id"):
         check_approval(
             principal(Role.ADMIN), PlanStatus.APPROVED, CONSTRAINTS | {"kb_version_id": ""}

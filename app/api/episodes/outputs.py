@@ -13,6 +13,7 @@ from app.api.context import Info
 from app.api.types.agents import Agent, AgentEpisode
 from app.api.types.assets import Asset
 from app.api.types.base import NODE_TYPES
+from app.api.types.constraints import ConstraintVersion
 from app.api.types.conversations import ConversationThread
 from app.api.types.engagement import EngagementEvent
 from app.api.types.lessons import Lesson
@@ -46,6 +47,9 @@ class ReplaySnapshot:
     via_record_ids: list[strawberry.ID]
     in_force_at_start: bool = strawberry.field(
         description="Frozen before the episode started (false: the plan was approved later)."
+    )
+    constraints: list[ConstraintVersion] = strawberry.field(
+        description="The constraint document versions the snapshot froze, by kind."
     )
 
 
@@ -119,4 +123,5 @@ def replay_snapshot(row: dict[str, Any]) -> ReplaySnapshot:
         plan=Plan.from_row(row["plan"]),
         via_record_ids=[strawberry.ID(record_id) for record_id in row["via"]],
         in_force_at_start=bool(row["in_force_at_start"]),
+        constraints=[ConstraintVersion.from_row(version) for version in row["constraints"]],
     )

@@ -30,8 +30,4 @@ class LessonWhere:
 
 
 def policy(info: Info) -> LessonPolicy:
-    settings = info.context.services.settings
-    return LessonPolicy(
-        retire_threshold=settings.lesson_retire_threshold,
-        evidence_boost=settings.lesson_evidence_boost,
-    )
+    return LessonPolicy.of(info.context.services.settings)

@@ -86,8 +86,9 @@ class LessonMutations:
         return RetiredLessons(count=len(ids), lesson_ids=[strawberry.ID(i) for i in ids])
 
     @strawberry.mutation(
-        description="Snapshot a time window: top assets by metrics, top lessons by effective "
-        "confidence, risks, and strategy notes (Markdown in object storage)."
+        description="Snapshot any time window (period CUSTOM; weekly and monthly ones are "
+        "written on a schedule): top assets by metrics, top lessons by effective confidence, "
+        "risks, and strategy notes (Markdown in object storage)."
     )
     @idempotent
     async def generate_client_snapshot(
@@ -95,7 +96,7 @@ class LessonMutations:
         info: Info,
         from_: Annotated[datetime, strawberry.argument(name="from")],
         to: datetime,
-        top: int = 10,
+        top: int = lessons.DEFAULT_TOP,
         idempotency_key: IdempotencyKey = None,
     ) -> ClientSnapshot:
         return await write(

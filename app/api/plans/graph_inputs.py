@@ -69,11 +69,14 @@ class CreatePlanGraphInput:
     edges: list[PlanGraphEdgeInput] = strawberry.field(default_factory=list)
 
 
-@strawberry.input(description="The versions frozen when a plan is approved (seed 000, 3.3).")
+@strawberry.input(
+    description="What an approval freezes (seed 000, 3.3): each kind's current constraint "
+    "version unless a version id of the client's document of that kind is named here."
+)
 class ConstraintsSnapshotInput:
-    brandkit_version_id: str
-    kb_version_id: str
-    policies_version_id: str
-    provider_config_version_id: str
-    blueprint_set_version_id: str
+    brandkit_version_id: str | None = None
+    kb_version_id: str | None = None
+    policies_version_id: str | None = None
+    provider_config_version_id: str | None = None
+    blueprint_set_version_id: str | None = None
     notes: str | None = None

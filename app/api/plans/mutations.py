@@ -32,8 +32,9 @@ class PlanMutations:
 
     @strawberry.mutation(
         description="Move a plan to another status; INVALID_TRANSITION if not allowed. "
-        "Approving (role reviewer or admin) needs `constraints`, frozen as the plan's "
-        "ConstraintsSnapshot in the same transaction."
+        "Approving (role reviewer or admin) freezes one version of each constraint document "
+        "(the current ones, or those `constraints` names; VALIDATION if the client lacks a "
+        "kind) as the plan's ConstraintsSnapshot, in the same transaction."
     )
     async def transition_plan(
         self,

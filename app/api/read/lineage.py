@@ -13,6 +13,7 @@ from strawberry.types.field import StrawberryField
 from app.api.context import Info
 from app.api.types.assets import ApprovalRecord, Asset, AssetVariant, PromptArtifact
 from app.api.types.base import NodeType
+from app.api.types.constraints import ConstraintVersion
 from app.api.types.plans import ConstraintsSnapshot, Plan, PlanNode
 from app.api.types.publishing import EvidenceArtifact, PublishPackage, PublishRun
 from app.domain.kernel.errors import NotFound
@@ -55,6 +56,9 @@ class Upstream:
     ancestors: list[PlanNode]
     plans: list[Plan]
     snapshots: list[ConstraintsSnapshot]
+    constraints: list[ConstraintVersion] = strawberry.field(
+        description="The constraint document versions the snapshots froze, by kind."
+    )
     prompts: list[PromptArtifact]
     approvals: list[ApprovalRecord]
 
@@ -87,6 +91,10 @@ class Trace:
     ancestors: list[PlanNode]
     plan: Plan | None
     snapshot: ConstraintsSnapshot | None
+    constraints: list[ConstraintVersion] = strawberry.field(
+        description="The constraint document versions the snapshot froze (one per kind, by "
+        "kind); later edits of the documents do not change them."
+    )
     prompts: list[PromptArtifact]
     approvals: list[ApprovalRecord]
     packages: list[PublishPackage]

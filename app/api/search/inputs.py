@@ -33,6 +33,11 @@ class SearchFiltersInput:
     namespace_prefix: str | None = None
     session_id: strawberry.ID | None = None
     min_priority: int | None = None
+    kb_version_id: strawberry.ID | None = strawberry.field(
+        default=None,
+        description="Only knowledge base facts in force at this knowledge base version (e.g. a "
+        "ConstraintsSnapshot's kbVersionId).",
+    )
 
     def to_filters(self) -> SearchFilters:
         def listed(values: list[str] | None) -> tuple[str, ...] | None:
@@ -52,6 +57,7 @@ class SearchFiltersInput:
             namespace_prefix=self.namespace_prefix,
             session_id=self.session_id,
             min_priority=self.min_priority,
+            kb_version_id=self.kb_version_id,
         )
 
 

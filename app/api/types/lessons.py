@@ -9,6 +9,7 @@ import strawberry
 from app.api.context import Info
 from app.api.types.base import NodeType, node_type
 from app.domain.lessons import effective_confidence, is_retired, strategy_notes_text
+from app.model.enums import SnapshotPeriod
 
 
 @node_type("Lesson", "A learned lesson (EpisodicMemory, seed 000, 8.1).")
@@ -59,6 +60,13 @@ def _effective(lesson: Lesson) -> float:
 class ClientSnapshot(NodeType):
     __needs__ = frozenset({"strategy_notes_uri"})  # strategyNotes
 
+    period: SnapshotPeriod = strawberry.field(
+        description="WEEKLY and MONTHLY (UTC calendar windows) are written on a schedule, once "
+        "per window; CUSTOM ones by generateClientSnapshot."
+    )
+    window_key: str | None = strawberry.field(
+        description="A scheduled window, unique per client: period/windowStart; null for CUSTOM."
+    )
     top_assets: list[strawberry.ID] | None
     top_lessons: list[strawberry.ID] | None
     strategy_notes_uri: str | None  # read by strategyNotes

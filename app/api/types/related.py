@@ -42,6 +42,16 @@ class RecordWhere:
     asset_type: str | None = None
     name_contains: str | None = None
     title_contains: str | None = None
+    kind: str | None = strawberry.field(
+        default=None, description="Constraint documents and versions: e.g. brandkit."
+    )
+    document_id: strawberry.ID | None = None
+    version: int | None = strawberry.field(
+        default=None, description="A constraint document's version number."
+    )
+    period: str | None = strawberry.field(
+        default=None, description="Client snapshots: weekly, monthly or custom."
+    )
 
 
 def lazy(label: str) -> Any:

@@ -1,5 +1,5 @@
 """Lessons (seed 000, 8.1 and 8.4), MemoryLinks between any two records of a client (8.3) and
-client snapshots (8.2)."""
+client snapshots (8.2), also weekly and monthly ones on a schedule."""
 
 from app.domain.lessons.links import (
     LinkDirection,
@@ -18,17 +18,27 @@ from app.domain.lessons.repository import (
     supersede_lesson,
 )
 from app.domain.lessons.rules import LessonPolicy, effective_confidence, is_retired
-from app.domain.lessons.snapshots import generate_client_snapshot, strategy_notes_text
+from app.domain.lessons.scheduled import WindowSnapshot, write_due_snapshots
+from app.domain.lessons.snapshots import (
+    DEFAULT_TOP,
+    generate_client_snapshot,
+    strategy_notes_text,
+)
+from app.domain.lessons.windows import SnapshotWindow, last_completed, window_at
 
 __all__ = [
+    "DEFAULT_TOP",
     "LessonPolicy",
     "LinkDirection",
+    "SnapshotWindow",
+    "WindowSnapshot",
     "active_lessons",
     "add_lesson_evidence",
     "create_lesson",
     "effective_confidence",
     "generate_client_snapshot",
     "is_retired",
+    "last_completed",
     "lesson_record",
     "link_records",
     "neighbourhood_params",
@@ -38,4 +48,6 @@ __all__ = [
     "strategy_notes_text",
     "supersede_lesson",
     "unlink_records",
+    "window_at",
+    "write_due_snapshots",
 ]

@@ -26,6 +26,7 @@ from typing import Any
 from app.domain.kernel.errors import InvalidTransition, ValidationFailed
 from app.domain.kernel.field_rules import MAX_TEXT, check_text, enum_value
 from app.model.enums import LessonScope, LessonType
+from app.settings import Settings
 
 SECONDS_PER_DAY = 86_400.0
 MAX_HALF_LIFE_DAYS = 36_500.0
@@ -45,6 +46,10 @@ class LessonPolicy:
 
     retire_threshold: float = 0.2
     evidence_boost: float = 0.1
+
+    @classmethod
+    def of(cls, settings: Settings) -> LessonPolicy:
+        return cls(settings.lesson_retire_threshold, settings.lesson_evidence_boost)
 
 
 def effective_cypher(var: str) -> str:

@@ -1,4 +1,6 @@
-"""Approval freezes a plan's constraints: one immutable ConstraintsSnapshot per approved plan.
+"""Approval freezes a plan's constraints: one immutable ConstraintsSnapshot per approved plan,
+pointing (FREEZES) at one version of each constraint document: the current ones, or versions
+the approver names (app/domain/constraints/freeze.py).
 
 There is no update path for a snapshot: it is created with the approval, in the same
 transaction, and the plan's constraints_ref points at it from then on.
@@ -9,39 +11,36 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from app.domain.constraints import FREEZE, SNAPSHOT_FIELD
 from app.domain.kernel.errors import ValidationFailed
 from app.domain.kernel.ids import new_id
 from app.domain.kernel.principal import Principal
 from app.model.enums import PlanStatus, Role
 
 APPROVER_ROLES = (Role.REVIEWER, Role.ADMIN)
-VERSION_FIELDS = (
-    "brandkit_version_id",
-    "kb_version_id",
-    "policies_version_id",
-    "provider_config_version_id",
-    "blueprint_set_version_id",
-)
+VERSION_FIELDS = tuple(SNAPSHOT_FIELD.values())
 SNAPSHOT_FIELDS = frozenset({*VERSION_FIELDS, "notes"})
 MAX_VERSION_ID = 200
 MAX_NOTES = 2_000
 # constraints_ref may be edited only before approval; afterwards it names the snapshot.
 EDITABLE_REF_STATUSES = frozenset({PlanStatus.DRAFT.value, PlanStatus.REVIEWED.value})
 # Run after the plan's lock and the transition check.
-APPROVE_PLAN = """
-MATCH (p:Plan {id: $id, client_id: $client_id})
+APPROVE_PLAN = f"""
+MATCH (p:Plan {{id: $id, client_id: $client_id}})
 CREATE (p)-[:CONSTRAINED_BY]->(s:ConstraintsSnapshot)
 SET s = $snapshot,
     p.status = $status, p.constraints_ref = s.id, p.updated_at = $now
-RETURN p {.*} AS plan
+WITH p, s
+{FREEZE}
+RETURN p {{.*}} AS plan
 """
 
 
 def check_approval(
     principal: Principal, target: PlanStatus, constraints: dict[str, Any] | None
 ) -> None:
-    """Approving needs role reviewer or admin and the constraints to freeze; nothing else
-    takes constraints."""
+    """Approving needs role reviewer or admin; it may name versions to freeze (the current
+    ones otherwise); nothing else takes constraints."""
     if target is not PlanStatus.APPROVED:
         if constraints is not None:
             raise ValidationFailed(
@@ -49,13 +48,8 @@ def check_approval(
             )
         return
     principal.require(*APPROVER_ROLES)
-    if constraints is None:
-        raise ValidationFailed(
-            "approving a plan needs the constraints to freeze (brandkit, kb, policies, "
-            "provider config and blueprint set version ids)",
-            field="constraints",
-        )
-    check_snapshot_fields(constraints)
+    if constraints is not None:
+        check_snapshot_fields(constraints)
 
 
 def check_snapshot_fields(constraints: dict[str, Any]) -> None:
@@ -64,6 +58,8 @@ def check_snapshot_fields(constraints: dict[str, Any]) -> None:
         raise ValidationFailed(f"unknown constraints fields: {', '.join(sorted(unknown))}")
     for name in VERSION_FIELDS:
         value = constraints.get(name)
+        if value is None:
+            continue
         if not isinstance(value, str) or not value.strip() or len(value) > MAX_VERSION_ID:
             raise ValidationFailed(f"{name} must be 1-{MAX_VERSION_ID} characters", field=name)
     notes = constraints.get("notes")

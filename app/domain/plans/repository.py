@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
+from app.domain.constraints import versions_to_freeze
 from app.domain.kernel.field_rules import stored
 from app.domain.kernel.ids import new_id
 from app.domain.kernel.principal import Principal
@@ -72,7 +73,8 @@ async def transition_plan(
     target: PlanStatus,
     constraints: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Move a plan to `target`; approving also freezes `constraints` as its snapshot."""
+    """Move a plan to `target`; approving also freezes the constraint versions in force (or
+    those `constraints` names) as its snapshot."""
     principal.require_writer()
     check_approval(principal, target, constraints)
     scope = PLAN.scope(principal, plan_id)
@@ -81,10 +83,13 @@ async def transition_plan(
         current = await PLAN.locked(tx, scope)
         check_transition(PlanStatus(current["status"]), target)
         now = datetime.now(UTC)
-        if constraints is not None:
-            snapshot = snapshot_props(principal, constraints, now)
-            approve = {"snapshot": snapshot, "status": target.value, "now": now}
-            rows = await tx.run(APPROVE_PLAN, scope | approve)
+        if target is PlanStatus.APPROVED:
+            given = constraints or {}
+            frozen = await versions_to_freeze(tx, principal.client_id, given)
+            snapshot = snapshot_props(principal, given | frozen, now)
+            frozen_ids = list(frozen.values())
+            approve = {"snapshot": snapshot, "frozen": frozen_ids, "status": target.value}
+            rows = await tx.run(APPROVE_PLAN, scope | approve | {"now": now})
         else:
             update = {"changes": {"status": target.value}, "now": now}
             rows = await tx.run(PLAN.update, scope | update)
