@@ -60,19 +60,27 @@ async def export_document(
             )
         content = await constraints.read_content(acting.artifacts, acting.principal, found.version)
     document, number = found.document, found.version["version"]
-    exported = ConstraintFile(kind, content, document["id"], document["title"], number)
+    title = found.version["title"]  # the document's title as of that version
+    exported = ConstraintFile(kind, content, document["id"], title, number)
     return exported, int(document["current_version"])
+
+
+@dataclass(frozen=True)
+class Imported:
+    document: dict[str, Any]
+    saved: bool  # False: the document's current version holds the file's content already
 
 
 async def import_document(
     settings: Settings, *, client: str, given: ConstraintFile, reason: str
-) -> dict[str, Any]:
+) -> Imported:
     """A new version of the client's document of the file's kind, from the file's version (or
     the document itself when the file names none and the client has none of that kind)."""
     async with acting_for(settings, client) as acting:
         found = await document_of_kind(acting.graph, principal=acting.principal, kind=given.kind)
         if given.document_id is None:
-            return await _create(acting, client=client, given=given, reason=reason, found=found)
+            made = await _create(acting, client=client, given=given, reason=reason, found=found)
+            return Imported(made, saved=True)
         # Only the named client's document of the file's kind: a file exported from another
         # client (or of another kind) reaches nothing.
         if found is None or found.document["id"] != given.document_id:
@@ -80,7 +88,7 @@ async def import_document(
                 f"client {client} has no {given.kind.value} document {given.document_id}",
                 id=given.document_id,
             )
-        return await constraints.edit_document(
+        document = await constraints.edit_document(
             acting.graph,
             acting.artifacts,
             principal=acting.principal,
@@ -90,6 +98,7 @@ async def import_document(
             base_version=given.version,
             title=given.title,
         )
+        return Imported(document, saved=document["current_version"] != found.version["version"])
 
 
 async def _create(

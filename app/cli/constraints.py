@@ -83,11 +83,12 @@ def _import(settings: Settings, args: argparse.Namespace) -> None:
     from app.cli.constraint_store import import_document
 
     given = read_file(args.file)
-    document = asyncio.run(
+    imported = asyncio.run(
         import_document(settings, client=args.client, given=given, reason=args.reason)
     )
-    number, kind = document["current_version"], given.kind.value
-    if number == given.version:
+    document, kind = imported.document, given.kind.value
+    number = document["current_version"]
+    if not imported.saved:
         print(f"{kind} document {document['id']} unchanged: version {number} holds this content")
     else:
         print(f"{kind} document {document['id']}: version {number} made from {args.file}")

@@ -118,6 +118,7 @@ def _document(
             "document_id": document_id,
             "kind": kind.value,
             "version": number,
+            "title": d.TITLES[kind],
             "inline_content": encoded.data.decode(),
             "content_sha256": encoded.sha256,
             "content_size": len(encoded.data),

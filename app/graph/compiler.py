@@ -110,11 +110,8 @@ class Compiler:
             prop, template = condition
             if prop not in model.properties:
                 raise ValidationFailed(f"{model.label} has no {prop!r} to filter on", field=key)
-            if key == "statusIn":
-                value = [str(v).lower() for v in value]
-                unknown = set(value) - model.choices.get("status", frozenset())
-                if unknown:
-                    raise ValidationFailed(f"unknown {model.label} status {sorted(unknown)}")
+            if key in CHOICE_FILTERS:
+                value = _choice(model, prop, key, value)
             conditions.append(template.format(v=var, p=self.param(value)))
         return conditions
 
@@ -133,11 +130,25 @@ FILTERS: dict[str, tuple[str, str]] = {
     "assetType": ("asset_type", "{v}.asset_type = toLower({p})"),
     "nameContains": ("name", "toLower({v}.name) CONTAINS toLower({p})"),
     "titleContains": ("title", "toLower({v}.title) CONTAINS toLower({p})"),
-    "kind": ("kind", "{v}.kind = toLower({p})"),
+    "kind": ("kind", "{v}.kind = {p}"),
     "documentId": ("document_id", "{v}.document_id = {p}"),
     "version": ("version", "{v}.version = toInteger({p})"),
-    "period": ("period", "{v}.period = toLower({p})"),
+    "period": ("period", "{v}.period = {p}"),
 }
+# Filters on a property that is an enum on some labels: the value is checked against the
+# label's choices (case-insensitively) there, and matched exactly on labels where it is text.
+CHOICE_FILTERS = frozenset({"statusIn", "kind", "period"})
+
+
+def _choice(model: Entity, prop: str, key: str, value: Any) -> Any:
+    choices = model.choices.get(prop)
+    if not choices:
+        return value
+    values = [str(v).lower() for v in (value if isinstance(value, list) else [value])]
+    unknown = set(values) - choices
+    if unknown:
+        raise ValidationFailed(f"unknown {model.label} {prop} {sorted(unknown)}", field=key)
+    return values if isinstance(value, list) else values[0]
 
 
 def as_int(value: Any) -> int:

@@ -50,6 +50,7 @@ class ConstraintVersion(Record):
     document_id = StringProperty(required=True, index=True)
     kind = enum_property(e.ConstraintKind, required=True)
     version = IntegerProperty(required=True)
+    title = StringProperty(required=True)  # the document's title as of this version
     inline_content = JSONProperty()  # small content; else content_uri
     content_uri = StringProperty()
     content_sha256 = StringProperty(required=True)

@@ -17,7 +17,7 @@ CREATE (pl)-[:CONSTRAINED_BY]->(s:ConstraintsSnapshot {id: $ids.snapshot, client
 // One frozen document version, without its document: a client has one document per kind,
 // and a test may seed this graph twice (the other ids are what snapshots held before issue 14).
 CREATE (s)-[:FREEZES]->(bk:ConstraintVersion {id: $ids.brandkit, client_id: $c,
-        document_id: $ids.brandkit_document, kind: 'brandkit', version: 1,
+        document_id: $ids.brandkit_document, kind: 'brandkit', version: 1, title: 'Brand',
         inline_content: '{"name":"Acme"}', content_sha256: 'seeded', content_size: 15,
         author: 'seed', reason: 'seeded', created_at: datetime(), updated_at: datetime()})
 WITH pl

@@ -131,7 +131,8 @@ def test_scheduled_snapshots_are_written_once_per_window(
     notes = asyncio.run(
         store_for(settings).get(principal_of(alice), weekly["strategy_notes_uri"])
     ).decode()
-    assert weekly["strategy_notes_uri"].endswith("/snapshots/weekly-2026-05-25/strategy-notes.md")
+    notes_key = f"/snapshots/{first[0].snapshot_id}/strategy-notes.md"
+    assert weekly["strategy_notes_uri"].endswith(notes_key)
     assert "- 1 conversation threads escalated to a human" in notes
     assert "- Contradicted lesson: Saves beat likes (1 contradicting records)" in notes
     assert "Post at night" not in notes.split("## Risks")[1]  # its old lesson ended before

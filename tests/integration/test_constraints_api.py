@@ -17,7 +17,8 @@ pytestmark = pytest.mark.callers(role=Role.REVIEWER)
 
 DOCUMENT = """query($id: ID!) { constraintDocument(id: $id) {
   id kind title currentVersion currentVersionId
-  versions(first: 20, orderBy: CREATED_AT_ASC) { id version author reason content contentSha256 }
+  versions(first: 20, orderBy: CREATED_AT_ASC) {
+    id version title author reason content contentSha256 }
   current { id version content } } }"""
 VERSION = "query($id: ID!) { constraintVersion(id: $id) { id version content } }"
 DIFF = """query($id: ID!, $a: Int!, $b: Int!) { constraintDiff(documentId: $id, fromVersion: $a,
@@ -71,6 +72,13 @@ def test_a_stale_edit_is_refused_and_writes_nothing(alice: Caller) -> None:
     )
     assert _code(stale) == "CONFLICT" and "version 2" in stale["errors"][0]["message"]
     assert _document(alice, kb["id"])["currentVersion"] == 2
+    # The edit that made version 2, sent again (a retry): it saves nothing and is no conflict.
+    again = edit(alice, kb["id"], {"facts": facts[:1]}, baseVersion=1)
+    assert again["currentVersion"] == 2
+    renamed = edit(alice, kb["id"], {"facts": facts[:1]}, baseVersion=2, title=" Facts ")
+    assert renamed["currentVersion"] == 3
+    titles = [v["title"] for v in _document(alice, kb["id"])["versions"]]
+    assert titles == ["Knowledge_Base document"] * 2 + ["Facts"]  # each version keeps its own
 
 
 def test_schema_violations_are_typed_and_write_nothing(alice: Caller) -> None:

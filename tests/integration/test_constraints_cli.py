@@ -98,8 +98,12 @@ def test_an_edited_export_imports_as_the_next_version_and_a_stale_one_is_refused
     code, out, _ = _run(capsys, "export", "--client", client, "--kind", "brandkit", "--version", 1)
     assert code == 0 and yaml.safe_load(out)["content"] == BRANDKIT
     assert "Version 2 is the current one" in out
-    # The same file again starts from version 1, and the document is at version 2 now.
+    # The same file again (a re-run): version 2 holds its content, so nothing to save.
     code, out, err = _run(capsys, "import", exported, "--client", client, "--reason", "again")
+    assert code == 0 and "unchanged: version 2" in out, err
+    # Another change made from version 1, now that the document is at version 2: stale.
+    _write(exported, data | {"content": edited | {"voice": "Colder."}})
+    code, out, err = _run(capsys, "import", exported, "--client", client, "--reason", "stale")
     assert code == 1 and "CONFLICT" in err and "export it again" in err and not out
     assert len(_versions(neo4j_session, document_id)) == 2
 

@@ -153,3 +153,28 @@ def test_no_relationship_field_keeps_its_declaring_stub() -> None:
             for name in entities()[label].relationships:
                 field = graphql_type.fields[to_camel(name)]
                 assert isinstance(field.resolve, RelatedRows), (label, name)
+
+
+def test_enum_filters_check_the_labels_choices_and_text_ones_match_exactly() -> None:
+    documents = compiler()
+    connection_query(
+        documents,
+        "ConstraintDocument",
+        [field("title")],
+        where={"kind": "BRANDKIT"},
+        ascending=False,
+    )
+    assert "brandkit" in documents.params.values()  # an enum's value, whatever its case
+    with pytest.raises(ValidationFailed, match="unknown ConstraintDocument kind"):
+        connection_query(
+            compiler(),
+            "ConstraintDocument",
+            [field("title")],
+            where={"kind": "brand"},
+            ascending=False,
+        )
+    artifacts = compiler()
+    connection_query(
+        artifacts, "MemoryArtifact", [field("uri")], where={"kind": "Transcript"}, ascending=False
+    )
+    assert "Transcript" in artifacts.params.values()  # free text: kept as written

@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 
 import pytest
 
+from app.domain.constraints.content import encode
 from app.domain.constraints.diff import diff_contents
 from app.domain.constraints.facts import fact_changes
 from app.domain.constraints.schemas import SCHEMAS, check_content, json_schema
@@ -81,3 +82,19 @@ def test_a_new_version_writes_only_new_and_changed_facts() -> None:
         ("added", 3, "active"),
     ]
     assert changes.created[1]["topic"] == "t" and "to_version" not in changes.created[1]
+
+
+def test_free_form_settings_diff_as_values_whatever_their_names() -> None:
+    before = {"blueprints": [{"key": "a", "name": "A", "overrides": {"facts": ["warranty"]}}]}
+    after = {"blueprints": [{"key": "a", "name": "A", "overrides": {"facts": ["hours"]}}]}
+    changes = [(c.path, c.before, c.after) for c in diff_contents(before, after)]
+    assert changes == [("blueprints[a].overrides.facts", ["warranty"], ["hours"])]
+
+
+def test_numbers_json_cannot_carry_are_refused() -> None:
+    infinite = {"policies": [{"action": "boost", "mode": "autonomous", "limit": float("inf")}]}
+    assert _field(ConstraintKind.AUTONOMY_POLICIES, infinite) == "content.policies[0].limit"
+    nan = {"providers": [{"name": "p", "capability": "text", "settings": {"t": float("nan")}}]}
+    assert _field(ConstraintKind.PROVIDER_CONFIG, nan) == "content"
+    with pytest.raises(ValidationFailed, match="Infinity or NaN"):
+        encode({"facts": [], "x": float("inf")})  # the last check before anything is stored

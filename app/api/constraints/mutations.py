@@ -26,8 +26,8 @@ class ConstraintMutations:
 
     @strawberry.mutation(
         description="Save a new version of a document (role reviewer or admin); old versions "
-        "never change. Content equal to the current version's saves nothing. CONFLICT when "
-        "baseVersion is not the current version."
+        "never change. Content and title equal to the current version's save nothing (a "
+        "retried edit). Otherwise CONFLICT when baseVersion is not the current version."
     )
     async def edit_constraint_document(
         self, info: Info, id: strawberry.ID, input: EditConstraintDocumentInput

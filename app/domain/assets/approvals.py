@@ -14,12 +14,12 @@ from app.domain.assets.rules import APPROVAL_TRANSITIONS, check_transition
 from app.domain.kernel.errors import ValidationFailed
 from app.domain.kernel.field_rules import check_text, check_upload, enum_value
 from app.domain.kernel.ids import check_id, new_id
-from app.domain.kernel.principal import Principal
+from app.domain.kernel.principal import REVIEWER_ROLES, Principal
 from app.domain.kernel.records import OwnedNode, missing
 from app.graph.executor import GraphExecutor, Tx
 from app.graph.fragments import own
 from app.graph.values import plain
-from app.model.enums import ApprovalStatus, Role
+from app.model.enums import ApprovalStatus
 
 
 def _target_queries(label: str) -> tuple[str, str]:
@@ -32,7 +32,6 @@ def _target_queries(label: str) -> tuple[str, str]:
 # kind -> (existence check, create), so the label never comes from input.
 TARGETS = {"asset": _target_queries("Asset"), "variant": _target_queries("AssetVariant")}
 APPROVAL = OwnedNode("ApprovalRecord", "approval", what="approval")
-DECIDERS = (Role.REVIEWER, Role.ADMIN)
 
 
 async def create_approval(
@@ -97,7 +96,7 @@ async def decide_approval(
     content_type: str = "application/octet-stream",
 ) -> dict[str, Any]:
     """Approve or reject a pending approval (reviewers and admins only); decisions are final."""
-    principal.require(*DECIDERS)
+    principal.require(*REVIEWER_ROLES)
     goal = enum_value(ApprovalStatus, decision, field="status")
     check_text({"notes": notes}, "notes")
     scope = APPROVAL.scope(principal, approval_id)

@@ -4,9 +4,10 @@ frozen by plan approvals; the knowledge base's facts searchable."""
 
 from app.domain.constraints.content import read_content
 from app.domain.constraints.documents import DocumentVersion, document_of_kind, list_documents
+from app.domain.constraints.edits import edit_document
 from app.domain.constraints.freeze import FREEZE, SNAPSHOT_FIELD, versions_to_freeze
 from app.domain.constraints.reads import InForce, VersionDiff, constraints_in_force, diff_versions
-from app.domain.constraints.repository import create_document, edit_document
+from app.domain.constraints.repository import create_document
 from app.domain.constraints.schemas import check_content, json_schema
 
 __all__ = [

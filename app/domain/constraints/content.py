@@ -37,7 +37,15 @@ class EncodedContent:
 
 
 def encode(content: dict[str, Any]) -> EncodedContent:
-    data = json.dumps(content, separators=(",", ":"), sort_keys=True, ensure_ascii=False).encode()
+    try:
+        text = json.dumps(
+            content, separators=(",", ":"), sort_keys=True, ensure_ascii=False, allow_nan=False
+        )
+    except ValueError:
+        raise ValidationFailed(
+            "content holds a number JSON cannot carry (Infinity or NaN)", field="content"
+        ) from None
+    data = text.encode()
     if len(data) > MAX_BYTES:
         raise ValidationFailed(
             f"content must be at most {MAX_BYTES} bytes of JSON, got {len(data)}", field="content"

@@ -27,10 +27,13 @@ def diff_contents(before: Any, after: Any) -> list[Change]:
 def _diff(before: Any, after: Any, path: str, name: str | None, out: list[Change]) -> None:
     if isinstance(before, dict) and isinstance(after, dict):
         for key in sorted(before.keys() | after.keys()):
-            _member(before, after, key, f"{path}.{key}" if path else key, key, out)
+            # Only the schema's own lists (top level) are keyed: not those in free-form settings.
+            _member(
+                before, after, key, f"{path}.{key}" if path else key, None if path else key, out
+            )
         return
     identity = UNIQUE_LISTS.get(name or "")
-    if identity and isinstance(before, list) and isinstance(after, list):
+    if identity and _keyed(before, identity) and _keyed(after, identity):
         old = {item[identity]: item for item in before}
         new = {item[identity]: item for item in after}
         order = list(old) + [key for key in new if key not in old]
@@ -55,3 +58,9 @@ def _member(
         out.append(Change(path, "added", None, new[key]))
     else:
         _diff(old[key], new[key], path, name, out)
+
+
+def _keyed(items: Any, identity: str) -> bool:
+    return isinstance(items, list) and all(
+        isinstance(item, dict) and isinstance(item.get(identity), str) for item in items
+    )

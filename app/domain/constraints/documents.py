@@ -40,7 +40,7 @@ async def document_of_kind(
     """The client's document of `kind` with its version `version` (default: the current one);
     None when the client has no document of that kind, NOT_FOUND when it lacks that version."""
     if version is not None:
-        check_version_numbers(version)
+        check_version_numbers(version=version)
     params = {"client_id": principal.client_id, "kind": kind.value, "version": version}
     rows = await graph.read_plain(DOCUMENT_VERSION, params)
     if not rows:

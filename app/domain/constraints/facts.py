@@ -12,9 +12,9 @@ from app.domain.kernel.ids import new_id
 from app.model.enums import FactStatus
 
 FACT_FIELDS = ("statement", "topic", "tags", "source")
-ACTIVE_FACTS = """
-MATCH (f:KnowledgeFact {client_id: $client_id, document_id: $id, status: 'active'})
-RETURN f {.id, .key, .statement, .topic, .tags, .source} AS fact
+ACTIVE_FACTS = f"""
+MATCH (f:KnowledgeFact {{client_id: $client_id, document_id: $id, status: $active}})
+RETURN f {{.id, .key, {", ".join("." + name for name in FACT_FIELDS)}}} AS fact
 """
 WRITE_FACTS = """
 CALL (d, v) {

@@ -61,7 +61,7 @@ async def diff_versions(
     from_version: int,
     to_version: int,
 ) -> VersionDiff:
-    check_version_numbers(from_version, to_version)
+    check_version_numbers(fromVersion=from_version, toVersion=to_version)
     params = {
         "id": check_id(document_id, field="documentId"),
         "client_id": principal.client_id,
@@ -99,7 +99,7 @@ async def constraints_in_force(
     )
 
 
-def check_version_numbers(*numbers: int) -> None:
-    for number in numbers:
+def check_version_numbers(**numbers: int) -> None:
+    for field, number in numbers.items():
         if number < 1:
-            raise ValidationFailed("version numbers start at 1", field="version")
+            raise ValidationFailed("version numbers start at 1", field=field)

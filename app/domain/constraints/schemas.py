@@ -4,6 +4,7 @@ into a typed error naming the field's path, e.g. `content.facts[2].statement`.""
 
 from __future__ import annotations
 
+import json
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
@@ -61,7 +62,7 @@ class KnowledgeBase(Strict):
 class Policy(Strict):
     action: Key
     mode: Mode
-    limit: Annotated[float, Field(ge=0)] | None = None
+    limit: Annotated[float, Field(ge=0, allow_inf_nan=False)] | None = None
     unit: Name | None = None
     notes: Text | None = None
 
@@ -108,9 +109,8 @@ SCHEMAS: dict[ConstraintKind, type[Strict]] = {
     ConstraintKind.PROVIDER_CONFIG: ProviderConfig,
     ConstraintKind.BLUEPRINT_SET: BlueprintSet,
 }
-# The field whose value identifies an item of a list: unique within its list, and what a diff
-# matches items by.
-IDENTITY = ("key", "action", "name")
+# The top-level lists whose items have an identity (the field named): unique within its list,
+# and what a diff matches items by.
 UNIQUE_LISTS = {"facts": "key", "policies": "action", "providers": "name", "blueprints": "key"}
 
 
@@ -125,8 +125,20 @@ def check_content(kind: ConstraintKind, content: Any) -> dict[str, Any]:
         first = error.errors()[0]
         path = field_path(("content", *first["loc"]))
         raise ValidationFailed(f"{path}: {first['msg']}", field=path) from None
+    _check_json(content)
     _check_unique(checked)
     return checked
+
+
+def _check_json(content: dict[str, Any]) -> None:
+    """Plain JSON only: the schema would turn NaN in free-form settings into null silently."""
+    try:
+        json.dumps(content, allow_nan=False)
+    except (TypeError, ValueError) as error:
+        raise ValidationFailed(
+            f"content must be plain JSON (no Infinity, NaN or other values): {error}",
+            field="content",
+        ) from None
 
 
 def field_path(loc: tuple[Any, ...]) -> str:

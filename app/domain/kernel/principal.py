@@ -8,6 +8,8 @@ from app.domain.kernel.errors import Forbidden
 from app.model.enums import Role
 
 WRITER_ROLES = frozenset({Role.AGENT, Role.REVIEWER, Role.ADMIN})
+# The humans' roles: approve plans and assets, edit the rules agents work under.
+REVIEWER_ROLES = (Role.REVIEWER, Role.ADMIN)
 
 
 @dataclass(frozen=True)

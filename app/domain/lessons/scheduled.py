@@ -5,8 +5,8 @@ written by the background job `client-snapshots` (app/runtime/client_snapshots.p
 A window is written at most once per client, whoever races: the node is claimed by MERGE on its
 window_key, unique per client (migration 0027), so a second writer waits for the first one's
 transaction and then finds its node. The claimer uploads the notes inside that transaction, at
-a key of the window (a retry overwrites the object, a rolled-back attempt removes it), and fills
-in the node before it commits: nobody sees a snapshot without its notes."""
+a key of its own snapshot id (a retry overwrites the object, a rolled-back attempt removes it),
+and fills in the node before it commits: nobody sees a snapshot without its notes."""
 
 from __future__ import annotations
 
@@ -135,9 +135,11 @@ def _claim_and_fill(
         snapshot_id = str((await tx.run(CLAIM, claim))[0]["id"])
         if snapshot_id != draft.props["id"]:
             return snapshot_id  # another writer's, committed: nothing to store
-        # Settled with the transaction: removed again if it does not commit.
+        # Settled with the transaction: removed again if it does not commit. Keyed by this
+        # draft's id, not the window: a rolled-back claim must not remove the object of the
+        # writer that claims the window after it.
         async with staged_uploads(artifacts, principal) as uploads:
-            parts = ("snapshots", window.label, NOTES_NAME)
+            parts = ("snapshots", snapshot_id, NOTES_NAME)
             stored = await uploads.put(parts, draft.notes, content_type=NOTES_CONTENT_TYPE)
         draft.props["strategy_notes_uri"] = stored.uri
         await tx.run(FILL_SNAPSHOT, draft.params())

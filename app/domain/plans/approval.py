@@ -14,10 +14,9 @@ from typing import Any
 from app.domain.constraints import FREEZE, SNAPSHOT_FIELD
 from app.domain.kernel.errors import ValidationFailed
 from app.domain.kernel.ids import new_id
-from app.domain.kernel.principal import Principal
-from app.model.enums import PlanStatus, Role
+from app.domain.kernel.principal import REVIEWER_ROLES, Principal
+from app.model.enums import PlanStatus
 
-APPROVER_ROLES = (Role.REVIEWER, Role.ADMIN)
 VERSION_FIELDS = tuple(SNAPSHOT_FIELD.values())
 SNAPSHOT_FIELDS = frozenset({*VERSION_FIELDS, "notes"})
 MAX_VERSION_ID = 200
@@ -47,7 +46,7 @@ def check_approval(
                 "constraints are frozen only when a plan moves to approved", field="constraints"
             )
         return
-    principal.require(*APPROVER_ROLES)
+    principal.require(*REVIEWER_ROLES)
     if constraints is not None:
         check_snapshot_fields(constraints)
 
