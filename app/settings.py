@@ -18,6 +18,8 @@ NEO4J_SCHEMES = frozenset({"bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "ne
 # About 330 requests a second: far above an agent's pace or the test suite's (a few hundred
 # requests per key), and 5x `bench load`, whose clients all share one key.
 DEFAULT_KEY_RATE_LIMIT = "20000/minute"
+# The longest time to live a record, session or thread may be given (ten years).
+MAX_TTL_S = 10 * 366 * 86_400
 
 
 def rate_limit_items(text: str) -> list[RateLimitItem]:
@@ -72,8 +74,13 @@ class Settings(BaseSettings):
     # bounded by it), before it is answered UNAVAILABLE (HTTP 503); also the Retry-After hint.
     dependency_timeout_s: float = Field(default=5.0, gt=0, le=300)
 
+    # The model of a new deployment and the default of `reembed` (seeds 001, 004): a local
+    # folder or an installed package (app/retrieval/model_source.py). Its dimension, when set,
+    # is checked as the model loads; search uses each scope's active index
+    # (app/retrieval/memory_index.py), looked up again after `embedding_index_refresh_s`.
     embedding_model: str = "all-MiniLM-L6-v2"
-    embedding_dimensions: int = 384
+    embedding_dimensions: int | None = Field(default=None, ge=1, le=4096)
+    embedding_index_refresh_s: float = Field(default=2.0, gt=0, le=600)
     # The embedding worker: records per indexing batch, idle poll interval, and whether the API
     # process runs it (false when `python -m app embed-worker` runs as its own process).
     embedding_batch_size: int = Field(default=128, ge=1, le=2_000)
@@ -145,6 +152,13 @@ class Settings(BaseSettings):
     summary_every_n_events: int = Field(default=6, ge=1)
     hot_thread_events: int = Field(default=5, ge=2)
     hot_thread_window_s: float = Field(default=300.0, gt=0)
+    # Expiry (seed 002, app/domain/expiry): default TTLs in seconds (0: never) of sessions and
+    # threads (slid forward by each entry or event) and of session entries, and the events a
+    # new thread keeps (0: all); each overridable per call, purged by the memory sweeper.
+    session_ttl_s: int = Field(default=0, ge=0, le=MAX_TTL_S)
+    session_entry_ttl_s: int = Field(default=0, ge=0, le=MAX_TTL_S)
+    conversation_ttl_s: int = Field(default=0, ge=0, le=MAX_TTL_S)
+    conversation_max_events: int = Field(default=0, ge=0, le=1_000_000)
     # Lessons (seed 000, 8.4): retired when their effective (decayed) confidence falls below the
     # threshold; each new evidence record raises confidence by `boost` of its distance to 1.
     lesson_retire_threshold: float = Field(default=0.2, ge=0, le=1)
@@ -159,6 +173,14 @@ class Settings(BaseSettings):
     request_read_max_bytes: int = Field(default=32 * 1024 * 1024, ge=1024 * 1024)
     memory_sweep_interval_s: float = Field(default=60.0, gt=0)
     memory_sweep_batch: int = Field(default=500, ge=1, le=10_000)
+    # Priority eviction (seed 004): each client keeps at most this many live memory records
+    # (None: no limit), and at most the given number under each canonical namespace prefix
+    # (a JSON object, e.g. {"subject:alice": 1000}); beyond it the sweeper (and `import`)
+    # purges the lowest priority, then oldest, first.
+    memory_capacity: int | None = Field(default=None, ge=1)
+    memory_namespace_capacity: dict[str, Annotated[int, Field(ge=1)]] = {}
+    # Session transcripts (seed 003) older than this are purged by the sweeper, node and object.
+    transcript_retention_days: float = Field(default=365.0, gt=0, le=36_500)
     # The sweeper and the idempotency key purge run once per interval across all API processes
     # (issue 13): the process that takes a job's turn holds its lease this long, renewed while
     # the job runs; the lease of a process that died expires and another takes the next turn.
@@ -170,6 +192,8 @@ class Settings(BaseSettings):
     access_log_enabled: bool = True
     access_log_flush_ms: int = Field(default=200, ge=1, le=60_000)
     access_log_batch: int = Field(default=500, ge=1, le=10_000)
+    # Access log entries older than this are deleted by the memory sweeper (0: kept for ever).
+    access_log_retention_days: float = Field(default=365.0, ge=0, le=36_500)
     # Idempotent creates (issue 11): how long a retry with the same idempotencyKey gets the
     # first result; expired keys are purged by the memory sweeper's schedule.
     idempotency_retention_s: float = Field(default=86_400.0, gt=0, le=30 * 86_400)

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from app.cli.constraints import add_constraints_parser, run_constraints
+from app.cli.importer import add_import_parser, run_import
 from app.cli.keys import add_expiry_options, add_keys_parser, expiry_from, run_keys
 from app.cli.snapshots import add_snapshots_parser, run_client_snapshots
 from app.settings import Settings, load_settings
@@ -45,12 +46,18 @@ def _parser() -> argparse.ArgumentParser:
     commands.add_parser(
         "test", help="start local services (the suite's own Neo4j) and run the test suite"
     )
-    reembed = commands.add_parser("reembed", help="re-embed records of another embedding model")
+    reembed = commands.add_parser(
+        "reembed", help="build a model's memory index (search switches once it is complete)"
+    )
     reembed.add_argument("--all", action="store_true", help="re-embed every searchable record")
+    reembed.add_argument("--model", default=None, help="folder or package (default: the setting)")
+    reembed.add_argument("--client-id", default=None, help="only this client's index")
+    reembed.add_argument("--limit", type=int, default=None, help="stop after N (run again: resume)")
     commands.add_parser("embed-worker", help="run the embedding worker as its own process")
     sweep = commands.add_parser("sweep", help="purge expired memory records now")
     sweep.add_argument("--client-id", default=None, help="only this client's (default: all)")
     add_snapshots_parser(commands)
+    add_import_parser(commands)
     return parser
 
 
@@ -78,14 +85,22 @@ def main(argv: list[str] | None = None) -> int:
         "embed-worker": _embed_worker,
         "sweep": _sweep,
         "client-snapshots": run_client_snapshots,
+        "import": run_import,
     }
     return handlers[args.command](settings, args)
 
 
 def _reembed(settings: Settings, args: argparse.Namespace) -> int:
-    from app.cli.index import reembed
+    from app.cli.index import reembed_all
+    from app.cli.reembed import build
 
-    return asyncio.run(reembed(settings, everything=args.all))
+    if args.limit is not None and args.limit < 1:
+        raise SystemExit("reembed: --limit must be at least 1")
+    if args.all:
+        return asyncio.run(reembed_all(settings))
+    return asyncio.run(
+        build(settings, model=args.model, client_id=args.client_id, limit=args.limit)
+    )
 
 
 def _embed_worker(settings: Settings, args: argparse.Namespace) -> int:

@@ -1,4 +1,5 @@
-"""Operator commands of the search index: re-embed after a model change, run the worker alone."""
+"""Operator commands of the search index: re-embed every record, run the worker alone (a
+model's memory index is built by reembed.py)."""
 
 from __future__ import annotations
 
@@ -15,18 +16,17 @@ from app.runtime import close_services, open_services
 from app.runtime.job_metrics import start_job_metrics, stop_job_metrics
 from app.settings import Settings
 
-# Records embedded by another model (or all, on request) become pending again: clearing
-# indexed_version makes the worker see them; the hash includes the model, so they re-embed.
+# Every record becomes pending again: clearing indexed_version makes the worker see it, and
+# clearing its text hash makes it a changed text, embedded for every index not retired.
 _MARK = (
     "MATCH (n:{label}) WHERE n.indexed_version IS NOT NULL "
-    "AND ($all OR n.embedding_model IS NULL OR n.embedding_model <> $model) "
     "WITH n LIMIT $batch SET n.indexed_version = null, n.search_hash = null "
     "RETURN count(n) AS marked"
 )
 
 
-async def reembed(settings: Settings, *, everything: bool) -> int:
-    """Marks stale records pending and drains them with the worker, printing progress."""
+async def reembed_all(settings: Settings) -> int:
+    """Marks every record pending and drains them with the worker, printing progress."""
     services = await open_services(settings)
     graph, worker = services.graph, services.indexer
     try:
@@ -34,17 +34,13 @@ async def reembed(settings: Settings, *, everything: bool) -> int:
         for label in SEARCHABLE:
             query = _MARK.format(label=cypher_label(label))
             while True:
-                params = {"all": everything, "model": settings.embedding_model, "batch": 10_000}
-                rows = await graph.write(query, params)
+                rows = await graph.write(query, {"batch": 10_000})
                 marked += int(rows[0]["marked"])
                 if int(rows[0]["marked"]) < 10_000:
                     break
         await reset_cursors(graph)
         total = await _pending(services.graph)
-        print(
-            f"reembed: {marked:,} records marked; {total:,} pending with model "
-            f"{settings.embedding_model}"
-        )
+        print(f"reembed: {marked:,} records marked; {total:,} pending")
         return await _drain(worker, graph, total)
     finally:
         await close_services(services)

@@ -134,6 +134,7 @@ FILTERS: dict[str, tuple[str, str]] = {
     "documentId": ("document_id", "{v}.document_id = {p}"),
     "version": ("version", "{v}.version = toInteger({p})"),
     "period": ("period", "{v}.period = {p}"),
+    "sessionType": ("session_type", "{v}.session_type = toLower({p})"),
 }
 # Filters on a property that is an enum on some labels: the value is checked against the
 # label's choices (case-insensitively) there, and matched exactly on labels where it is text.

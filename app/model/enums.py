@@ -272,13 +272,17 @@ SCHEDULED_PERIODS = (SnapshotPeriod.WEEKLY, SnapshotPeriod.MONTHLY)
 
 
 class MemoryRelation(StrEnum):
-    """MemoryLink relations (seed 000, 8.3); each value upper-cased is a relationship type."""
+    """MemoryLink relations (seed 000, 8.3; seed 004's memory relationships add reply_to,
+    reference and follow_up); each value upper-cased is a relationship type."""
 
     SUPPORTS = "supports"
     CONTRADICTS = "contradicts"
     CAUSED = "caused"
     DERIVED_FROM = "derived_from"
     VALIDATES = "validates"
+    REPLY_TO = "reply_to"
+    REFERENCE = "reference"
+    FOLLOW_UP = "follow_up"
 
 
 class MemoryKind(StrEnum):
@@ -300,9 +304,35 @@ class ProcedureType(StrEnum):
     WORKFLOW = "workflow"
 
 
+class MemoryType(StrEnum):
+    """Seed 004's memory_type of an entry: each maps onto one kind (MEMORY_TYPE_KINDS), which a
+    record given only its memory type takes, so the kinds' readers (episodic search, semantic
+    documents, session entries) find these records too."""
+
+    CONVERSATION = "conversation"
+    CONTEXT = "context"
+    USER_PREFERENCE = "user_preference"
+    AGENT_STATE = "agent_state"
+    ENTITY = "entity"
+    INTERACTION = "interaction"
+
+
+MEMORY_TYPE_KINDS: dict[MemoryType, MemoryKind] = {
+    MemoryType.CONVERSATION: MemoryKind.WORKING,
+    MemoryType.CONTEXT: MemoryKind.WORKING,
+    MemoryType.USER_PREFERENCE: MemoryKind.SEMANTIC,
+    MemoryType.AGENT_STATE: MemoryKind.WORKING,
+    MemoryType.ENTITY: MemoryKind.SEMANTIC,
+    MemoryType.INTERACTION: MemoryKind.EPISODIC,
+}
+
+
 class MemorySessionStatus(StrEnum):
+    """open -> flushed (endSession) <-> archived (archiveSession / unarchiveSession)."""
+
     OPEN = "open"
     FLUSHED = "flushed"
+    ARCHIVED = "archived"
 
 
 class AgentCycleStatus(StrEnum):
@@ -334,3 +364,44 @@ class FactStatus(StrEnum):
 
     ACTIVE = "active"
     SUPERSEDED = "superseded"
+
+
+class PersonaSection(StrEnum):
+    """The sections of a persona's composite prompt (seed 003), in the order they are packed."""
+
+    CORE = "core"
+    RELATIONSHIP = "relationship"
+    FACTS = "facts"
+    RECENT_SESSIONS = "recent_sessions"
+    PROCEDURES = "procedures"
+
+
+class FactOutcome(StrEnum):
+    """What endSession did with one extracted fact: a new memory, a new version of the one with
+    its key, nothing (that key already says it), or nothing (another memory of the subject
+    already says it)."""
+
+    CREATED = "created"
+    UPDATED = "updated"
+    UNCHANGED = "unchanged"
+    DUPLICATE = "duplicate"
+
+
+class WorkspaceMemoryType(StrEnum):
+    """What a WorkspaceMemory holds (seed 002's workspace memory types); getContext packs the
+    first three as the workspace context's brand voice, ICPs and preferences."""
+
+    BRAND_VOICE = "brand_voice"
+    ICP = "icp"
+    PREFERENCE = "preference"
+    CUSTOM = "custom"
+
+
+class MemoryIndexStatus(StrEnum):
+    """A memory index (one embedding model for the deployment or one client, seeds 001 and 004):
+    BUILDING while `reembed` fills it (search keeps the active one), ACTIVE once complete (search
+    uses it), RETIRED once another took its place."""
+
+    BUILDING = "building"
+    ACTIVE = "active"
+    RETIRED = "retired"

@@ -38,6 +38,7 @@ class MemoryRecord(Record):
     namespace = StringProperty(required=True)
     key = StringProperty()
     kind = enum_property(e.MemoryKind, required=True)
+    memory_type = enum_property(e.MemoryType, index=True)  # seed 004's type; sets the kind
     text = StringProperty()
     content = JSONProperty()
     content_uri = StringProperty()  # large content lives in object storage
@@ -59,6 +60,12 @@ class MemoryRecord(Record):
     session = RelationshipFrom(
         "MemorySession", "HAS_ENTRY", ZeroOrOne, doc="The working-memory session it is an entry of."
     )
+    remembered_by = RelationshipFrom(
+        "Agent", "REMEMBERED", ZeroOrOne, doc="The agent of its namespace (REMEMBERED, incoming)."
+    )
+    learned_in = RelationshipFrom(
+        "MemorySession", "LEARNED", doc="Sessions whose extracted facts named it (endSession)."
+    )
 
 
 class MemoryVersion(Record):
@@ -69,6 +76,7 @@ class MemoryVersion(Record):
     record_id = StringProperty(required=True, index=True)
     version = IntegerProperty(required=True)
     kind = enum_property(e.MemoryKind)
+    memory_type = enum_property(e.MemoryType)
     text = StringProperty()
     content = JSONProperty()
     content_uri = StringProperty()
@@ -102,6 +110,10 @@ class MemoryArtifact(Record):
     size = IntegerProperty(required=True)
     content_type = StringProperty(required=True)
 
+    produced_by = RelationshipFrom(
+        "AgentCycle", "PRODUCED", doc="Agent cycles whose results produced it."
+    )
+
 
 class MemorySession(Record):
     """A working-memory session (seed 003): entries on timelines, flushed into a summary."""
@@ -124,6 +136,16 @@ class MemorySession(Record):
     metadata = JSONProperty()
     timelines = ArrayProperty(StringProperty())
     last_entry_at = DateTimeProperty()
+    # Seed 004 (app/domain/sessions/archive.py): the session's type, and while archived, when
+    # and the MemoryArtifact holding its entries' text and inline content.
+    session_type = StringProperty(required=True, index=True)
+    archived_at = DateTimeProperty()
+    archive_artifact_id = StringProperty()
+    # Expiry (seed 002, app/domain/expiry): the session's own TTL, slid forward by each entry
+    # put, and the default TTL of its entries; the sweeper purges it once expires_at passes.
+    ttl_seconds = IntegerProperty()
+    entry_ttl_seconds = IntegerProperty()
+    expires_at = DateTimeProperty(index=True)
 
     entries = RelationshipTo(
         "MemoryRecord",
@@ -139,6 +161,12 @@ class MemorySession(Record):
     artifacts = RelationshipTo(
         "MemoryArtifact", "HAS_ARTIFACT", doc="Transcripts and other verbatim records."
     )
+    agent_states = RelationshipTo(
+        "AgentSessionState", "HAS_AGENT_STATE", doc="Agents' states scoped to this session."
+    )
+    learned = RelationshipTo(
+        "MemoryRecord", "LEARNED", doc="Semantic memories of the facts extracted at its end."
+    )
 
 
 class MemorySubject(Record):
@@ -153,6 +181,8 @@ class MemorySubject(Record):
     external_ref = StringProperty(required=True)
     display_name = StringProperty()
     profile = JSONProperty()
+    preferences = JSONProperty()  # seed 004 user_profiles.preferences
+    active = BooleanProperty(required=True)  # seed 004 is_active; informational, never a hide
 
     agents = RelationshipTo("Agent", "RELATES_TO", doc="Agents it has relationship context with.")
 
@@ -167,6 +197,7 @@ class AgentCycle(Record):
     thoughts = StringProperty()
     tool_call = JSONProperty()
     plan = JSONProperty()
+    workspace_cues = ArrayProperty(StringProperty())  # paths in its workspace it proposes to use
     output = JSONProperty()
     error = StringProperty()
     status = enum_property(e.AgentCycleStatus, required=True)
@@ -174,6 +205,13 @@ class AgentCycle(Record):
 
     agent = RelationshipFrom("Agent", "HAS_CYCLE", ZeroOrOne, doc="The agent whose cycle it is.")
     memories = RelationshipTo("MemoryRecord", "PRODUCED", doc="Memory records the cycle produced.")
+    workspace = RelationshipTo(
+        "Workspace", "WORKS_IN", ZeroOrOne, doc="The workspace its workspaceCues are paths of."
+    )
+    files = RelationshipTo(
+        "WorkspaceFileVersion", "PRODUCED", doc="Workspace file versions its result produced."
+    )
+    artifacts = RelationshipTo("MemoryArtifact", "PRODUCED", doc="Artifacts its result produced.")
 
 
 class FeedbackEvent(Record):
@@ -224,6 +262,12 @@ class AccessLogEntry(Record):
     target_id = StringProperty()
     outcome = enum_property(e.AccessOutcome, required=True)
     detail = StringProperty()
+    # Filled from the HTTP request (app/domain/kernel/request_facts.py), seed 004's columns.
+    session_id = StringProperty()
+    request_id = StringProperty()
+    request_data = JSONProperty()  # the request's variables, secrets and long values cut
+    error_message = StringProperty()
+    client_address = StringProperty()
 
 
 MEMORY_MODEL: tuple[type[Record], ...] = (

@@ -327,6 +327,12 @@ class ConversationThread(Record):
     needs_summary = BooleanProperty(required=True)
     needs_summary_reason = StringProperty()
     needs_summary_since = DateTimeProperty()  # when it joined the summary queue
+    # Expiry and cap (seed 002, app/domain/expiry): a TTL slid forward by each append, and the
+    # last max_events events kept (those up to sequence trimmed_through were purged).
+    ttl_seconds = IntegerProperty()
+    expires_at = DateTimeProperty(index=True)
+    max_events = IntegerProperty(index=True)
+    trimmed_through = IntegerProperty()
 
     events = RelationshipTo("ConversationEvent", "HAS_EVENT", doc="The thread's events.")
     summaries = RelationshipTo("ThreadSummary", "HAS_SUMMARY", doc="Every summary version, kept.")
@@ -445,6 +451,24 @@ class Agent(Record):
 
     episodes = RelationshipTo("AgentEpisode", "RAN", doc="Episodes the agent ran.")
     cycles = RelationshipTo("AgentCycle", "HAS_CYCLE", doc="Its think-act cycles.")
+    workspaces = RelationshipTo("Workspace", "HAS_WORKSPACE", doc="Its workspaces (seed 001).")
+    memories = RelationshipTo(
+        "MemoryRecord", "REMEMBERED", doc="Memory records of its namespace (live ones)."
+    )
+    config = RelationshipTo(
+        "AgentConfigVersion",
+        "CURRENT_CONFIG",
+        ZeroOrOne,
+        doc="Its directives and config overrides in force (the newest version).",
+    )
+    config_versions = RelationshipTo(
+        "AgentConfigVersion", "HAS_CONFIG_VERSION", doc="Every version of its configuration."
+    )
+    session_states = RelationshipTo(
+        "AgentSessionState",
+        "HAS_SESSION_STATE",
+        doc="Its state per session (saveAgentSessionState), beside its global state.",
+    )
 
 
 class AgentEpisode(Record):

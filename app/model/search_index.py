@@ -33,3 +33,15 @@ SHOWN_INDEX_PROPERTIES = frozenset(
 )
 # Never returned with a record: sorted, for Cypher projections that null them.
 HIDDEN_INDEX_PROPERTIES = tuple(sorted(INDEX_PROPERTIES - SHOWN_INDEX_PROPERTIES))
+
+# Each embedding model's vectors (app/retrieval/vector_index.py): the first model's in
+# `embedding` (above), any other's in `embedding__<slug>`.
+VECTOR_PROPERTY_PREFIX = "embedding__"
+
+
+_HIDDEN = frozenset(HIDDEN_INDEX_PROPERTIES)
+
+
+def is_hidden_property(name: str) -> bool:
+    """Written by the embedding worker and never returned with a record."""
+    return name in _HIDDEN or name.startswith(VECTOR_PROPERTY_PREFIX)

@@ -16,6 +16,7 @@ from app.retrieval.claims import Claimant, by_id, candidates_query, claim, expir
 from app.retrieval.embedder import Embedder
 from app.retrieval.index_rows import SEARCH_TEXT_MAX, failed_query, prepare, returned, write_query
 from app.retrieval.searchable import SearchableSpec
+from app.retrieval.vectors import embed_rows, targets_of
 
 log = logging.getLogger(__name__)
 
@@ -82,8 +83,8 @@ async def _claimed_pass(
     if not found:
         return PassResult(0, 0, None, None)
     rows = await claim(graph, spec, found, claimant, returning=returned(spec))
-    held = [await _with_stored_text(spec, dict(row), load_text) for row in rows]
-    prepared = by_id([prepare(embedder.model_name, spec, row) for row in held])
+    held = [await with_stored_text(spec, dict(row), load_text) for row in rows]
+    prepared = by_id([prepare(spec, row) for row in held])
     embedded, failed = await _index_or_isolate(graph, embedder, spec, prepared, claimant)
     stamps = [row["updated_at"] for row in found]
     oldest, newest = min(stamps).to_native(), max(stamps).to_native()
@@ -126,24 +127,18 @@ async def _index(
     rows: list[dict[str, Any]],
     claimant: Claimant,
 ) -> int:
-    """Embeds the rows whose text changed and writes every row back; the number embedded."""
-    to_embed = [row for row in rows if not row["empty"] and not row["unchanged"]]
-    if to_embed:
-        texts = [row["embed_text"] for row in to_embed]
-        vectors, truncated = await embedder.embed_batch(texts)
-        for row, vector, cut in zip(to_embed, vectors, truncated, strict=True):
-            row["embedding"], row["truncated"] = vector, cut
-    params = {
-        "rows": rows,
-        "holder": claimant.holder,
-        "record_type": spec.label,
-        "model": embedder.model_name,
-    }
-    await graph.write(write_query(spec), params)
-    return len(to_embed)
+    """Embeds the rows for the models they need (vectors.py) and writes every row back; the
+    number embedded."""
+    targets = targets_of(embedder)
+    embedded = await embed_rows(targets, rows)
+    params = {"rows": rows, "holder": claimant.holder, "record_type": spec.label}
+    written = await graph.write(write_query(spec), params)
+    if written and written[0]["unmet"]:
+        targets.invalidate()  # the graph knows an index this process does not yet
+    return embedded
 
 
-async def _with_stored_text(
+async def with_stored_text(
     spec: SearchableSpec, row: dict[str, Any], load_text: TextLoader | None
 ) -> dict[str, Any]:
     props = dict(row["props"])

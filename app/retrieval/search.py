@@ -4,16 +4,16 @@ with an optional graph-proximity boost from an anchor record and optional MMR di
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
 from app.domain.kernel.errors import ValidationFailed
 from app.domain.kernel.principal import Principal
 from app.graph.executor import GraphExecutor
-from app.model.search_index import HIDDEN_INDEX_PROPERTIES
+from app.model.search_index import is_hidden_property
 from app.retrieval import search_queries as q
-from app.retrieval.embedder import Embedder
+from app.retrieval.embedder import Embedder, QueryVector
 from app.retrieval.fusion import (
     maximal_marginal_relevance,
     neighbour_boost,
@@ -72,8 +72,11 @@ class SearchTimings:
     search_ms: float = 0.0
 
 
-def check_request(request: SearchRequest) -> None:
-    if not request.text.strip() or len(request.text) > MAX_TEXT:
+def check_request(request: SearchRequest, *, vector_given: bool = False) -> None:
+    """`vector_given`: a vector search from a stored vector (similar.py), which has no text."""
+    if vector_given and request.mode is not SearchMode.VECTOR:
+        raise ValidationFailed("a search from a stored vector is a vector search", field="mode")
+    if not vector_given and (not request.text.strip() or len(request.text) > MAX_TEXT):
         raise ValidationFailed(f"text must be 1-{MAX_TEXT} characters", field="text")
     if not 1 <= request.k <= MAX_K:
         raise ValidationFailed(f"k must be between 1 and {MAX_K}", field="k")
@@ -94,8 +97,10 @@ async def search(
     principal: Principal,
     request: SearchRequest,
     timings: SearchTimings | None = None,
+    vector: list[float] | QueryVector | None = None,
 ) -> list[SearchHit]:
-    check_request(request)
+    """`vector`: search from it instead of the embedded text (similar.py)."""
+    check_request(request, vector_given=vector is not None)
     timings = timings or SearchTimings()
     where, params = q.filter_clause(request.filters)
     pool = _pool_size(request)
@@ -105,15 +110,12 @@ async def search(
     records: dict[str, dict[str, Any]] = {}
     rankings: dict[str, list[str]] = {}
     scores: dict[str, dict[str, float]] = {}
-    if request.mode is not SearchMode.KEYWORD:
-        started = time.perf_counter()
-        vector = await embedder.embed([request.text], scope=principal.client_id)
-        params["vector"] = vector[0]
-        timings.embed_ms = (time.perf_counter() - started) * 1000
+    target = await _target(embedder, request, principal.client_id, vector, timings)
+    params |= {"vector": target.vector or None, "property": target.index.property}
     started = time.perf_counter()
     async with search_slot():
         if request.mode is not SearchMode.KEYWORD:
-            rows = await _vector_rows(graph, request, where, params)
+            rows = await _vector_rows(graph, request, where, params, target)
             _collect("vector", rows, records, rankings, scores)
         if request.mode is not SearchMode.VECTOR:
             rows = await keyword_rows(
@@ -125,9 +127,28 @@ async def search(
                 params=params,
             )
             _collect("keyword", rows, records, rankings, scores)
-        hits = await _rank(graph, request, params, records, rankings, scores)
+        hits = await _rank(graph, request, params, records, rankings, scores, target.hidden)
     timings.search_ms = (time.perf_counter() - started) * 1000
     return hits
+
+
+async def _target(
+    embedder: Embedder,
+    request: SearchRequest,
+    scope: str,
+    vector: list[float] | QueryVector | None,
+    timings: SearchTimings,
+) -> QueryVector:
+    """The index of the client's active model and the vector to look for there: the text
+    embedded by that model, or the stored vector given (none for a keyword search)."""
+    if isinstance(vector, QueryVector):
+        return vector
+    if vector is not None or request.mode is SearchMode.KEYWORD:
+        return replace(await embedder.index_for(scope), vector=vector or [])
+    started = time.perf_counter()
+    target = await embedder.query_vector(request.text, scope=scope)
+    timings.embed_ms = (time.perf_counter() - started) * 1000
+    return target
 
 
 def _pool_size(request: SearchRequest) -> int:
@@ -145,15 +166,20 @@ def _plain_vector(request: SearchRequest) -> bool:
 
 
 async def _vector_rows(
-    graph: GraphExecutor, request: SearchRequest, where: str, params: dict[str, Any]
+    graph: GraphExecutor,
+    request: SearchRequest,
+    where: str,
+    params: dict[str, Any],
+    target: QueryVector,
 ) -> list[Any]:
-    typed = bool(request.record_types)
-    full = _plain_vector(request)
-    rows = await graph.read_plain(q.vector_query(where, typed=typed, full=full), params)
+    typed, full = bool(request.record_types), _plain_vector(request)
+    index, hidden = target.index, target.hidden
+    query = q.vector_query(where, typed=typed, full=full, index=index, hidden=hidden)
+    rows = await graph.read_plain(query, params)
     # The conditions after the index (liveness always, the filters when set) can thin the
     # candidates: inactive or expired memory records stay in the index. Exact is cheap here.
     if len(rows) < request.k:
-        query = q.exact_vector_query(where, typed=typed, full=full)
+        query = q.exact_vector_query(where, typed=typed, full=full, index=index, hidden=hidden)
         rows = await graph.read_plain(query, params)
     return rows
 
@@ -171,9 +197,7 @@ def _collect(
         record_id = str(row["record"]["id"])
         if record_id in seen:
             continue
-        records[record_id] = {
-            k: v for k, v in row["record"].items() if k not in HIDDEN_INDEX_PROPERTIES
-        }
+        records[record_id] = {k: v for k, v in row["record"].items() if not is_hidden_property(k)}
         ranked.append(record_id)
         scores[signal][record_id] = float(row["score"])
 
@@ -185,6 +209,7 @@ async def _rank(
     records: dict[str, dict[str, Any]],
     rankings: dict[str, list[str]],
     scores: dict[str, dict[str, float]],
+    hidden: tuple[str, ...],
 ) -> list[SearchHit]:
     distances = await _graph_distances(graph, request, params, list(records))
     if distances:
@@ -201,7 +226,7 @@ async def _rank(
         )
     kept = ordered[: request.k]
     if not _plain_vector(request):  # the signals gave what ranking needs: read the kept
-        records = await _records(graph, params, kept)
+        records = await _records(graph, params, kept, hidden)
     return [
         _hit(rid, records[rid], fused[rid], rankings, scores, distances)
         for rid in kept
@@ -235,14 +260,15 @@ async def _graph_distances(
 
 
 async def _records(
-    graph: GraphExecutor, params: dict[str, Any], ids: list[str]
+    graph: GraphExecutor, params: dict[str, Any], ids: list[str], hidden: tuple[str, ...]
 ) -> dict[str, dict[str, Any]]:
     if not ids:
         return {}
-    rows = await graph.read_plain(q.RECORDS, {"ids": ids, "client_id": params["client_id"]})
+    query = q.records_query(hidden)
+    rows = await graph.read_plain(query, {"ids": ids, "client_id": params["client_id"]})
     found = rows[0]["found"] if rows else []
     return {
-        str(record["id"]): {k: v for k, v in record.items() if k not in HIDDEN_INDEX_PROPERTIES}
+        str(record["id"]): {k: v for k, v in record.items() if not is_hidden_property(k)}
         for record in found
     }
 
@@ -250,7 +276,8 @@ async def _records(
 async def _vectors(
     graph: GraphExecutor, params: dict[str, Any], ids: list[str]
 ) -> dict[str, list[float]]:
-    rows = await graph.read(q.EMBEDDINGS, {"ids": ids, "client_id": params["client_id"]})
+    own = {"ids": ids, "client_id": params["client_id"], "property": params["property"]}
+    rows = await graph.read(q.EMBEDDINGS, own)
     return {row["id"]: list(row["embedding"]) for row in rows if row["embedding"] is not None}
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from app.graph.fragments import DB_CLOCK, fact_in_force, live, record_projection
 from app.graph.identifiers import Label, cypher_label
+from app.retrieval.vector_index import VectorIndex, is_vector_property, legacy_slot
 
 VECTOR_INDEX = "searchable_embedding"
 TEXT_INDEX = "searchable_text"
@@ -19,6 +20,10 @@ PROJECTION = record_projection("n")
 RANKED = "n {.id, .record_type, .thread_id, .sequence}"
 # Search spans labels without the `active` flag, and its queries carry no clock of their own.
 LIVE = live("n", DB_CLOCK, flagless=True)
+# The index of a search without the registry (searchable_embedding), and the vector properties
+# of the other models a search leaves out of the records it returns.
+LEGACY = legacy_slot("")
+Hidden = tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -37,6 +42,7 @@ class SearchFilters:
     session_id: str | None = None
     min_priority: int | None = None
     kb_version_id: str | None = None
+    exclude_id: str | None = None  # similar: the record whose neighbours are asked for
 
 
 # Knowledge base facts in force at the knowledge base version $kb_version_id (of the client).
@@ -59,6 +65,7 @@ _FRAGMENTS = {
     "session_id": "n.session_id = $session_id",
     "min_priority": "n.priority >= $min_priority",
     "kb_version_id": KB_VERSION,
+    "exclude_id": "n.id <> $exclude_id",
 }
 
 
@@ -74,17 +81,32 @@ def filter_clause(filters: SearchFilters) -> tuple[str, dict[str, Any]]:
 
 
 def has_filters(filters: SearchFilters) -> bool:
-    return any(getattr(filters, item.name) is not None for item in fields(SearchFilters))
+    """Whether filters may thin the index's candidates (search asks it for more). Leaving one
+    record out does not: a vector search's pool holds k + 10 candidates at least."""
+    return any(
+        getattr(filters, item.name) is not None
+        for item in fields(SearchFilters)
+        if item.name != "exclude_id"
+    )
 
 
-def vector_query(where: str, *, typed: bool, full: bool) -> str:
+def projection(hidden: tuple[str, ...] = ()) -> str:
+    """PROJECTION, with the vectors of the models in `hidden` (vector_index.py names) nulled
+    too; the same text when there are none."""
+    extra = "".join(f", {name}: null" for name in hidden if is_vector_property(name))
+    return f"{PROJECTION[:-1]}{extra}}}" if extra else PROJECTION
+
+
+def vector_query(
+    where: str, *, typed: bool, full: bool, index: VectorIndex = LEGACY, hidden: Hidden = ()
+) -> str:
     """In-index client (and record type) filter; the other filters after, on the candidates.
-    $pool candidates are asked of the index and the best $keep returned, in full when `full`
-    (nothing else ranks them), else as RANKED."""
-    shown = PROJECTION if full else RANKED
+    $pool candidates are asked of `index` (the client's active model's) and the best $keep
+    returned, in full when `full` (nothing else ranks them), else as RANKED."""
+    shown = projection(hidden) if full else RANKED
     type_filter = " AND n.record_type = record_type" if typed else ""
     search = (
-        f"MATCH (n:Searchable) SEARCH n IN (VECTOR INDEX {VECTOR_INDEX} FOR $vector "
+        f"MATCH (n:Searchable) SEARCH n IN (VECTOR INDEX {index.index} FOR $vector "
         f"WHERE n.client_id = $client_id{type_filter} LIMIT $pool) SCORE AS score"
     )
     if typed:
@@ -99,23 +121,32 @@ def vector_query(where: str, *, typed: bool, full: bool) -> str:
     )
 
 
-def exact_vector_query(where: str, *, typed: bool, full: bool) -> str:
+def exact_vector_query(
+    where: str, *, typed: bool, full: bool, index: VectorIndex = LEGACY, hidden: Hidden = ()
+) -> str:
     """Exact cosine over the client's records: the fallback when filters thin the candidates."""
     type_filter = " AND n.record_type IN $record_types" if typed else ""
+    shown = projection(hidden) if full else RANKED
     return (
         f"MATCH (n:Searchable) WHERE n.client_id = $client_id{type_filter} AND {where} "
-        "WITH n, vector.similarity.cosine(n.embedding, $vector) AS score "
-        f"ORDER BY score DESC LIMIT $keep RETURN {PROJECTION if full else RANKED} AS record, score"
+        f"WITH n, vector.similarity.cosine(n.{index.property}, $vector) AS score "
+        f"ORDER BY score DESC LIMIT $keep RETURN {shown} AS record, score"
     )
 
 
 _CLIENT_RECORD = "MATCH ({v}:Searchable {{id: id}}) WHERE {v}.client_id = $client_id "
 EMBEDDINGS = "UNWIND $ids AS id " + _CLIENT_RECORD.format(v="n")
-EMBEDDINGS += "RETURN n.id AS id, n.embedding AS embedding"
-# One row of every record: cheaper on the driver than a row each.
-RECORDS = (
-    "UNWIND $ids AS id " + _CLIENT_RECORD.format(v="n") + f"RETURN collect({PROJECTION}) AS found"
-)
+EMBEDDINGS += "RETURN n.id AS id, n[$property] AS embedding"
+
+
+def records_query(hidden: Hidden = ()) -> str:
+    """The kept records in full, one row of all of them (cheaper on the driver than a row
+    each)."""
+    found = f"RETURN collect({projection(hidden)}) AS found"
+    return "UNWIND $ids AS id " + _CLIENT_RECORD.format(v="n") + found
+
+
+RECORDS = records_query()
 
 
 @cache

@@ -18,8 +18,12 @@ from typing import Any
 
 from app.artifacts.orphans import OrphanReconciler
 from app.artifacts.store import ArtifactStore, open_store
+from app.domain.agents.session_state_sweep import SessionStateExpiry
+from app.domain.expiry import ExpirySweep
 from app.domain.kernel import idempotency
-from app.domain.memory import AccessLogWriter, MemorySweeper, access_log
+from app.domain.memory import AccessLogWriter, Capacity, Eviction, MemorySweeper, access_log
+from app.domain.memory.access_log_retention import AccessLogRetention
+from app.domain.memory.sweep_steps import SweepStep
 from app.graph.executor import GraphExecutor
 from app.graph.leases import Lease, new_holder
 from app.runtime.client_snapshots import SNAPSHOT_JOB, snapshot_run
@@ -83,6 +87,8 @@ def start_memory_background(services: Services) -> MemoryBackground:
         services.artifacts,
         interval_s=settings.memory_sweep_interval_s,
         batch=settings.memory_sweep_batch,
+        transcript_retention_days=settings.transcript_retention_days,
+        steps=sweep_steps(graph, services.artifacts, settings),
     )
     orphans = services.artifacts.orphans
     background = MemoryBackground(sweeper=sweeper, writer=writer, orphans=orphans)
@@ -95,6 +101,21 @@ def start_memory_background(services: Services) -> MemoryBackground:
     if writer is not None:
         background.writer_task = asyncio.create_task(writer.run(), name="access-log-writer")
     return background
+
+
+def sweep_steps(
+    graph: GraphExecutor, artifacts: ArtifactStore, settings: Settings
+) -> tuple[SweepStep, ...]:
+    """What each sweep runs after the records' purge: expired sessions and threads, then access
+    log entries past their retention, then records over their client's capacity, then expired
+    agent session states."""
+    retention = AccessLogRetention(
+        graph, settings.access_log_retention_days, batch=settings.memory_sweep_batch
+    )
+    capacity = Capacity.of(settings)
+    eviction = Eviction(graph, artifacts, capacity, batch=settings.memory_sweep_batch)
+    states = SessionStateExpiry(graph, batch=settings.memory_sweep_batch)
+    return (ExpirySweep(graph, artifacts), retention, eviction, states)
 
 
 def scheduled_jobs(
@@ -127,7 +148,13 @@ async def run_sweep(settings: Settings, *, client_id: str | None = None) -> dict
         writer = AccessLogWriter(graph) if settings.access_log_enabled else None
         access_log.install(writer)
         try:
-            sweeper = MemorySweeper(graph, artifacts, batch=settings.memory_sweep_batch)
+            sweeper = MemorySweeper(
+                graph,
+                artifacts,
+                batch=settings.memory_sweep_batch,
+                transcript_retention_days=settings.transcript_retention_days,
+                steps=sweep_steps(graph, artifacts, settings),
+            )
             run = await sweeper.sweep(client_id)
         finally:
             if writer is not None:

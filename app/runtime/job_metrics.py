@@ -19,6 +19,7 @@ from typing import Any, Literal
 
 from prometheus_client import Counter, Gauge, multiprocess
 
+from app.domain.memory import Eviction
 from app.runtime.background import MemoryBackground
 from app.runtime.services import Services
 
@@ -65,6 +66,9 @@ def _sweeper_totals(background: MemoryBackground) -> dict[str, float]:
     sweeper = background.sweeper
     finished = [run.finished_at for run in sweeper.runs if run.finished_at is not None]
     totals: dict[str, float] = {"runs": sweeper.total_runs, "purged": sweeper.total_purged}
+    for step in sweeper.steps:
+        if isinstance(step, Eviction):  # records purged over their client's capacity
+            totals["evicted"] = step.total
     if finished:
         totals["last_run_timestamp_seconds"] = max(finished).timestamp()
     return totals

@@ -19,7 +19,8 @@ from app.graph import temporal_codec
 from app.graph.executor import GraphExecutor, driver_timeouts
 from app.graph.migrations import migrate
 from app.model.enums import Role
-from app.retrieval.embedder import Embedder
+from app.retrieval.index_setup import open_registry
+from app.retrieval.indexed_embedder import IndexedEmbedder
 from app.retrieval.indexing import TextLoader
 from app.retrieval.search_slots import limit_searches
 from app.retrieval.worker import EmbeddingWorker
@@ -35,7 +36,7 @@ class Services:
     settings: Settings
     graph: GraphExecutor
     artifacts: ArtifactStore
-    embedder: Embedder
+    embedder: IndexedEmbedder
     indexer: EmbeddingWorker
 
 
@@ -68,7 +69,8 @@ async def open_services(settings: Settings, *, apply_migrations: bool = True) ->
     artifacts = open_store(settings)
     await artifacts.ensure_bucket()
     limit_searches(settings.search_concurrency or None)
-    embedder = Embedder.from_settings(settings)
+    embedder = IndexedEmbedder.from_settings(settings)
+    await open_registry(graph, embedder, refresh_s=settings.embedding_index_refresh_s)
     indexer = EmbeddingWorker(
         graph.background(),
         embedder,

@@ -1,7 +1,8 @@
 """The request edge: one pure ASGI middleware that every HTTP request passes, in one pass.
 
 - a request id (the client's `X-Request-Id` when it is sane, else one made here) on the
-  response and in every log line, and an access log line per request;
+  response and in every log line, and an access log line per request; the request's facts for
+  the memory access log (client address, `X-Session-Id`: app/domain/kernel/request_facts.py);
 - the body's limits and the request's deadline (app/web/body_limits.py, app/request_deadline.py);
 - the request's metrics and, when tracing is on, its span (app/web/metrics.py,
   app/runtime/telemetry.py): the operation and error code the layers inside noted, the Cypher
@@ -33,6 +34,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from app.api.edge.asgi import error_body, headers_of, http_error_code, send_json
 from app.api.edge.outcome import Outcome, start_outcome
 from app.api.errors import MASKED_MESSAGE
+from app.domain.kernel.request_facts import start_request
 from app.graph.round_trips import RoundTrips, start_counting
 from app.logs import request_id
 from app.request_deadline import request_deadline
@@ -64,13 +66,21 @@ async def http_error(request: Request, error: Exception) -> Response:
     return JSONResponse(body, status_code=refusal.status_code, headers=refusal.headers)
 
 
-def _request_id(headers: Mapping[bytes, bytes]) -> str:
-    incoming = headers.get(b"x-request-id")
+def _header_id(headers: Mapping[bytes, bytes], name: bytes) -> str | None:
+    """A client-chosen id header, kept only in its sane characters (at most 64)."""
+    incoming = headers.get(name)
     if incoming:
-        kept = _NOT_IN_REQUEST_ID.sub("", incoming.decode("latin-1"))[:64]
-        if kept:
-            return kept
-    return f"{_PROCESS_PART}{next(_SEQUENCE):016x}"
+        return _NOT_IN_REQUEST_ID.sub("", incoming.decode("latin-1"))[:64] or None
+    return None
+
+
+def _request_id(headers: Mapping[bytes, bytes]) -> str:
+    return _header_id(headers, b"x-request-id") or f"{_PROCESS_PART}{next(_SEQUENCE):016x}"
+
+
+def _client_address(scope: Scope) -> str | None:
+    client = scope.get("client")
+    return str(client[0])[:45] if client else None  # 45: the longest IPv6 text (seed 004)
 
 
 class _Reply:
@@ -117,6 +127,7 @@ class RequestEdge:
         headers = headers_of(scope)
         rid = _request_id(headers)
         request_id.set(rid)
+        start_request(_client_address(scope), _header_id(headers, b"x-session-id"))
         outcome, trips = start_outcome(), start_counting()
         route = self.metrics.route(scope["path"])
         span = RequestSpan(self.tracer, scope["method"], route) if self.tracer else None

@@ -2,16 +2,17 @@
 // $hops links (1-4, either direction) through links of the $relations types, nearest first,
 // then the links among the records returned. $labels (null = any) filters the records returned;
 // the paths may pass through records of other labels. The API runs this text with the record
-// labels of the first line refreshed from the model (app/domain/memory_links.py).
+// labels of the first line refreshed from the model (app/domain/lessons/links.py).
 // Neo4j Browser: :param client_id => '<client uuid>'; :param id => '<record id>';
 //   :param hops => 2; :param relations => ['SUPPORTS', 'CONTRADICTS', 'CAUSED', 'DERIVED_FROM',
-//   'VALIDATES']; :param labels => null; :param first => 100
+//   'VALIDATES', 'REPLY_TO', 'REFERENCE', 'FOLLOW_UP']; :param labels => null;
+//   :param first => 100
 CYPHER 25
 MATCH (start:Plan|PlanNode|ConstraintsSnapshot|Asset|AssetVariant|PromptArtifact|ApprovalRecord|PublishPackage|PublishRun|EvidenceArtifact|ConversationThread|ConversationEvent|ThreadSummary|EngagementEvent|PerformanceMetric|Agent|AgentEpisode|Lesson|ClientSnapshot {id: $id})
 WHERE start.client_id = $client_id
 CALL (start) {
   // Breadth-first, one row per record reached: its distance is the fewest links to it.
-  MATCH (start)-[links:SUPPORTS|CONTRADICTS|CAUSED|DERIVED_FROM|VALIDATES*1..4]-(m)
+  MATCH (start)-[links:SUPPORTS|CONTRADICTS|CAUSED|DERIVED_FROM|VALIDATES|REPLY_TO|REFERENCE|FOLLOW_UP*1..4]-(m)
   WHERE all(r IN links WHERE r.client_id = $client_id AND type(r) IN $relations)
   WITH DISTINCT m, min(size(links)) AS distance
   WHERE distance <= $hops AND m <> start AND m.client_id = $client_id
@@ -32,8 +33,8 @@ RETURN
                      f.node.event_kind, f.node.metric_type, f.node.kind)}}] AS records,
   COLLECT {
     UNWIND nodes AS a
-    MATCH (a)-[r:SUPPORTS|CONTRADICTS|CAUSED|DERIVED_FROM|VALIDATES]->(b)
+    MATCH (a)-[r:SUPPORTS|CONTRADICTS|CAUSED|DERIVED_FROM|VALIDATES|REPLY_TO|REFERENCE|FOLLOW_UP]->(b)
     WHERE r.client_id = $client_id AND type(r) IN $relations AND b IN nodes
     RETURN {link_id: r.link_id, relation: type(r), author: r.author, created_at: r.created_at,
-            note: r.note, from_id: a.id, to_id: b.id}
+            note: r.note, metadata: r.metadata, from_id: a.id, to_id: b.id}
   } AS links

@@ -13,8 +13,9 @@ from app.settings import Settings
 from tests.integration.asset_helpers import b64, create_asset, create_variant
 from tests.integration.client_helpers import client_state, colleague
 from tests.integration.conftest import Caller
+from tests.integration.workspace_helpers import workspace_with_a_file
 
-__all__ = ["CASES", "case_caller", "client_state"]
+__all__ = ["CASES", "REPEATS_SAVE_NOTHING", "case_caller", "client_state"]
 
 Prepared = tuple[str, dict[str, Any]]
 PLAN = {"name": "Retry week", "createdBy": "AGENT", "targetPlatforms": ["IG"]}
@@ -226,6 +227,15 @@ CASES: dict[str, Callable[[Caller], Prepared]] = {
         keyed_mutation("saveAgentState", "$s: JSON!", "state: $s", "name stateVersion"),
         {"s": {"step": 1}},
     ),
+    "saveAgentSessionState": lambda c: (
+        keyed_mutation(
+            "saveAgentSessionState",
+            "$sid: ID!, $s: JSON!",
+            "sessionId: $sid, state: $s",
+            "id version state",
+        ),
+        {"sid": _session(c), "s": {"step": 1}},
+    ),
     "learnFromFeedback": lambda c: (
         keyed_input("learnFromFeedback", "FeedbackInput", "event { id } performance { total }"),
         {"i": {"taskType": "captions", "success": True}},
@@ -267,11 +277,30 @@ CASES: dict[str, Callable[[Caller], Prepared]] = {
         ),
         {"r": _record(c)},
     ),
+    "createPersona": lambda c: (
+        keyed_input("createPersona", "CreatePersonaInput", "id name currentVersion"),
+        {"i": {"name": "tester", "systemPrompt": "You are the tester.", "traits": {"calm": True}}},
+    ),
+    "setAgentConfig": lambda c: (
+        keyed_input("setAgentConfig", "AgentConfigInput", "id version directives"),
+        {"i": {"reason": "tuning", "directives": ["Be brief."], "configOverrides": {"t": 1}}},
+    ),
+    "createWorkspace": lambda c: (
+        keyed_input("createWorkspace", "CreateWorkspaceInput", "id name"),
+        {"i": {"name": f"ws-{uuid.uuid4().hex[:8]}"}},
+    ),
+    "snapshotWorkspace": lambda c: (
+        keyed_mutation("snapshotWorkspace", "$w: ID!", "workspaceId: $w", "id manifestSha256"),
+        {"w": workspace_with_a_file(c)},
+    ),
 }
 
 
 # The creates only a reviewer (or admin) may make; the other cases run as the agent key.
 REVIEWER_CASES = frozenset({"createConstraintDocument"})
+# Writes that save nothing when sent again unchanged, with or without a key (an edit equal to
+# the current version): their key proves nothing more than a repeat does.
+REPEATS_SAVE_NOTHING = frozenset({"setAgentConfig"})
 
 
 def case_caller(name: str, agent: Caller, settings: Settings, session: Any) -> Caller:

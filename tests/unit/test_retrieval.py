@@ -91,6 +91,7 @@ def _all_set(value: str) -> SearchFilters:
         session_id=value,
         min_priority=3,
         kb_version_id=value,
+        exclude_id=value,
     )
 
 
@@ -119,7 +120,7 @@ def test_each_filter_adds_its_own_condition(name: str) -> None:
     assert list(params) == [name]
     condition = where.removeprefix(LIVE + " AND ")
     assert condition != where and f"${name}" in condition and LIVE not in condition
-    assert has_filters(SearchFilters(**{name: value}))
+    assert has_filters(SearchFilters(**{name: value})) == (name != "exclude_id")
 
 
 LUCENE_SYNTAX = re.compile(r'[+\-!(){}\[\]^"~*?:\\/&|]')

@@ -41,12 +41,14 @@ def test_new_session_fields() -> None:
         "subject": None,
         "external_ref": None,
         "metadata": '{"call":1}',
+        "session_type": "conversation",
     }
     for bad, field in [
         ({"agent": ""}, "agent"),
         ({"agent": "brad", "subject": "al ice"}, "subject"),
         ({"agent": "brad", "external_ref": "-x"}, "external_ref"),
         ({"agent": "brad", "metadata": [1]}, "metadata"),
+        ({"agent": "brad", "session_type": "a b"}, "session_type"),
     ]:
         with pytest.raises(ValidationFailed) as refused:
             rules.check_new_session(bad)

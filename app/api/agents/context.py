@@ -6,11 +6,13 @@ from typing import Any
 
 import strawberry
 
+from app.api.agents import context_seed as seed
 from app.api.agents import outputs as o
 from app.api.context import Info
 from app.api.inputs import input_arguments
 from app.api.outputs import from_fields
 from app.api.resolve import run
+from app.api.search.outputs import SearchHit
 from app.api.types.memory import MemoryRecord
 from app.domain import agents
 
@@ -30,6 +32,12 @@ class ContextInput:
         default=2000, description="Tokens (estimated as characters / 4) the context may use."
     )
     limit: int = strawberry.field(default=10, description="Candidates per section, 1-50.")
+    thread_id: strawberry.ID | None = strawberry.field(
+        default=None, description="Add this conversation thread's last events to the history."
+    )
+    include_semantic: bool = strawberry.field(
+        default=True, description="False: no search (no relevant memories or content)."
+    )
 
 
 @strawberry.type(description="One memory record packed into a context.")
@@ -60,6 +68,18 @@ class AgentContext:
         description="Semantic and procedural records, highest priority first."
     )
     relevant_memories: list[ContextEntry] = strawberry.field(description="Best match first.")
+    conversation_history: list[seed.ContextMessage] = strawberry.field(
+        description="Seed 002's conversation_history: the session entries and thread events "
+        "packed, oldest first."
+    )
+    workspace: seed.WorkspaceContext = strawberry.field(
+        description="Seed 002's workspace_context: the client's brand voice, ICPs and "
+        "preferences (workspace memories packed after the session and thread), and BrandKit."
+    )
+    relevant_content: list[SearchHit] = strawberry.field(
+        description="Seed 002's relevant_content: records of any type but memory and "
+        "workspace memories that search finds for the task, packed last, best first."
+    )
     token_budget: int
     tokens_used: int
     omitted: int = strawberry.field(description="Candidates left out for the budget.")
@@ -96,5 +116,8 @@ class ContextQueries:
             session_entries=_entries(found["session_entries"]),
             workspace_context=_entries(found["workspace_context"]),
             relevant_memories=_entries(found["relevant_memories"]),
+            conversation_history=seed.messages(found["conversation_history"]),
+            workspace=seed.workspace(found["workspace"]),
+            relevant_content=seed.content(found["relevant_content"]),
             used_ids=[strawberry.ID(i) for i in found["used_ids"]],
         )

@@ -40,8 +40,9 @@ class CycleMutations:
         AgentCycle,
         RecordCycleInput,
         "Record a cycle's action proposal (status PROPOSED), numbered after the "
-        "agent's last cycle, linked (PRODUCED) to memory records it produced.",
-        apart=("agent_name", "memory_ids"),
+        "agent's last cycle, linked (PRODUCED) to memory records it produced, cueing paths of "
+        "a workspace (WORKS_IN).",
+        apart=("agent_name", "memory_ids", "workspace_id", "workspace_cues"),
     )
 
     @strawberry.mutation(
@@ -51,7 +52,7 @@ class CycleMutations:
     async def complete_cycle(
         self, info: Info, id: strawberry.ID, input: CompleteCycleInput
     ) -> AgentCycle:
-        arguments = input_arguments(input, "memory_ids")
+        arguments = input_arguments(input, "memory_ids", "workspace_file_ids", "artifact_ids")
         return await write(info, agents.complete_cycle, AgentCycle, cycle_id=id, **arguments)
 
     @strawberry.mutation(

@@ -21,6 +21,14 @@ class RecordCycleInput:
     tool_call: JSON | None = strawberry.field(default=None, description="A JSON object.")
     plan: JSON | None = strawberry.field(default=None, description="A JSON object or array.")
     memory_ids: list[strawberry.ID] = strawberry.field(default_factory=list)
+    workspace_id: strawberry.ID | None = strawberry.field(
+        default=None, description="The workspace the cues are paths of (WORKS_IN)."
+    )
+    workspace_cues: list[str] = strawberry.field(
+        default_factory=list,
+        description="Paths of that workspace the proposal means to read or write (existing or "
+        "not), at most 100.",
+    )
 
 
 @strawberry.input(
@@ -32,6 +40,14 @@ class CompleteCycleInput:
     output: JSON | None = None
     error: str | None = None
     memory_ids: list[strawberry.ID] = strawberry.field(default_factory=list)
+    workspace_file_ids: list[strawberry.ID] = strawberry.field(
+        default_factory=list,
+        description="Live workspace files it produced: linked (PRODUCED) to the version each "
+        "holds now.",
+    )
+    artifact_ids: list[strawberry.ID] = strawberry.field(
+        default_factory=list, description="Memory artifacts it produced (PRODUCED)."
+    )
 
 
 @strawberry.input(
@@ -48,13 +64,16 @@ class FeedbackInput:
 
 
 @strawberry.input(
-    description="A subject (user profile) by the caller's own reference; a given displayName "
-    "or profile (JSON object) replaces the stored one."
+    description="A subject (user profile, seed 004) by the caller's own reference; a given "
+    "displayName, profile or preferences (JSON objects) or active flag replaces the stored "
+    "one (a new subject is active)."
 )
 class SubjectInput:
     external_ref: str
     display_name: str | None = None
     profile: JSON | None = None
+    preferences: JSON | None = None
+    active: bool | None = None
 
 
 @strawberry.input(

@@ -21,8 +21,9 @@ from app.domain import agents
 @strawberry.type
 class SubjectMutations:
     @strawberry.mutation(
-        description="The client's subject with that externalRef, created if new; a given "
-        "displayName or profile replaces the stored one."
+        description="The client's subject (user profile) with that externalRef, created if new "
+        "(active); a given displayName, profile, preferences or active flag replaces the stored "
+        "one."
     )
     async def upsert_subject(self, info: Info, input: SubjectInput) -> MemorySubject:
         fields = dataclasses.asdict(input)

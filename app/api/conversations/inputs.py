@@ -29,6 +29,16 @@ class CreateConversationThreadInput:
     participant_external_ref: str | None = None
     safety_flags: JSON | None = None
     open_questions: list[str] | None = None
+    ttl_seconds: int | None = strawberry.field(
+        default=None,
+        description="Seconds the thread lives after its last appended event (0: never "
+        "expires; default AGENTMEM_CONVERSATION_TTL_S); the sweeper then purges it.",
+    )
+    max_events: int | None = strawberry.field(
+        default=None,
+        description="Keep only the last this many events (0: all; default "
+        "AGENTMEM_CONVERSATION_MAX_EVENTS); the sweeper purges older ones.",
+    )
 
 
 @strawberry.input(description="Only the fields given are changed; null clears one.")

@@ -11,6 +11,7 @@ import strawberry
 from app.api.context import Info
 from app.api.conversations import inputs as i
 from app.api.conversations import outputs as o
+from app.api.expiry.policy import lifetimes
 from app.api.idempotent import IdempotencyKey, idempotent
 from app.api.record_mutations import creates, transitions, updates
 from app.api.resolve import run, write, write_payload
@@ -40,6 +41,7 @@ class ConversationMutations:
         i.CreateConversationThreadInput,
         "Create an open thread; idempotent per (platform, externalThreadRef).",
         keyed=False,
+        policy=lifetimes,
     )
 
     update_conversation_thread = updates(

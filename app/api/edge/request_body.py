@@ -23,6 +23,7 @@ from typing import Any, NamedTuple, NoReturn
 from starlette.types import Scope
 
 from app.api.edge.asgi import headers_of
+from app.domain.kernel.request_facts import note_body
 
 # Far above what a request needs (JSON scalars allow `max_json_depth` <= 64 levels inside a few
 # levels of input objects), far below the interpreter's recursion limit.
@@ -69,6 +70,7 @@ def parsed_body(scope: Scope, body: bytes) -> ParsedBody:
         except BadBody as error:
             parsed = ParsedBody(body, error=error)
         state[_STATE_KEY] = parsed
+        note_body(parsed.value)  # the access log's request data, sanitised if it is written
     return parsed
 
 

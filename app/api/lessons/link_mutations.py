@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import strawberry
+from strawberry.scalars import JSON
 
 from app.api.context import Info
 from app.api.idempotent import IdempotencyKey, idempotent
@@ -16,8 +17,8 @@ from app.model.enums import MemoryRelation
 class LinkMutations:
     @strawberry.mutation(
         description="Link two records of the caller's client with a typed MemoryLink "
-        "(from -[RELATION]-> to). NOT_FOUND for an id of another client; CONFLICT if the same "
-        "link exists."
+        "(from -[RELATION]-> to), with an optional JSON object of metadata. NOT_FOUND for an id "
+        "of another client; CONFLICT if the same link (from, to, relation) exists."
     )
     @idempotent
     async def link_records(
@@ -27,10 +28,17 @@ class LinkMutations:
         to_id: strawberry.ID,
         relation: MemoryRelation,
         note: str | None = None,
+        metadata: JSON | None = None,
         idempotency_key: IdempotencyKey = None,
     ) -> MemoryLink:
         link = await run(
-            info, lessons.link_records, from_id=from_id, to_id=to_id, relation=relation, note=note
+            info,
+            lessons.link_records,
+            from_id=from_id,
+            to_id=to_id,
+            relation=relation,
+            note=note,
+            metadata=metadata,
         )
         return memory_link(link)
 

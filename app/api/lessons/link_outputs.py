@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
 from typing import Any
 
 import strawberry
+from strawberry.scalars import JSON
 
 from app.domain.lessons import LinkDirection
 from app.model.enums import MemoryRelation
+
+METADATA = "The link's own JSON object (seed 004 relationship metadata)."
 
 
 @strawberry.type(description="Any record of the client, by id, label and a human title.")
@@ -26,6 +30,7 @@ class MemoryLink:
     author: str | None
     created_at: datetime | None
     note: str | None
+    metadata: JSON | None = strawberry.field(description=METADATA)
     from_record: RecordRef = strawberry.field(name="from")
     to_record: RecordRef = strawberry.field(name="to")
 
@@ -38,6 +43,7 @@ class RecordLink:
     author: str | None
     created_at: datetime | None
     note: str | None
+    metadata: JSON | None = strawberry.field(description=METADATA)
     other: RecordRef
 
 
@@ -56,6 +62,7 @@ class NeighbourLink:
     author: str | None
     created_at: datetime | None
     note: str | None
+    metadata: JSON | None = strawberry.field(description=METADATA)
 
 
 @strawberry.type(description="The records within k MemoryLinks of a record, nearest first.")
@@ -81,6 +88,7 @@ def memory_link(link: dict[str, Any]) -> MemoryLink:
         author=link.get("author"),
         created_at=link.get("created_at"),
         note=link.get("note"),
+        metadata=link.get("metadata"),
         from_record=record_ref(link["from"]),
         to_record=record_ref(link["to"]),
     )
@@ -94,6 +102,7 @@ def record_link(link: dict[str, Any]) -> RecordLink:
         author=link.get("author"),
         created_at=link.get("created_at"),
         note=link.get("note"),
+        metadata=link.get("metadata"),
         other=record_ref(link["other"]),
     )
 
@@ -114,6 +123,7 @@ def neighbourhood(row: dict[str, Any]) -> Neighbourhood:
                 author=link.get("author"),
                 created_at=link.get("created_at"),
                 note=link.get("note"),
+                metadata=None if link.get("metadata") is None else json.loads(link["metadata"]),
             )
             for link in row["links"]
         ],

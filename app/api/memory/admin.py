@@ -65,8 +65,10 @@ class MemoryAdminQueries:
 @strawberry.type
 class MemoryAdminMutations:
     @strawberry.mutation(
-        description="Purge this client's expired memory records now (admins); the background "
-        "sweeper does the same for every client every memorySweepIntervalS seconds."
+        description="Purge this client's expired memory records now, and evict its records "
+        "over capacity, then purge its expired sessions and threads and its capped threads' "
+        "older events (`expired`) (admins); the background sweeper does the same for every "
+        "client every memorySweepIntervalS seconds."
     )
     async def sweep_expired_memories(self, info: Info) -> o.MemorySweep:
         principal = info.context.caller()

@@ -10,8 +10,8 @@ import strawberry
 from strawberry.scalars import JSON
 
 from app.api.context import Info
-from app.domain.memory import ContentPolicy, MemoryPolicy
-from app.model.enums import AccessOutcome, MemoryKind, ProcedureType
+from app.domain.memory import MemoryPolicy
+from app.model.enums import AccessOutcome, MemoryKind, MemoryType, ProcedureType
 
 
 @strawberry.input(
@@ -39,7 +39,14 @@ class NamespaceInput:
     "new version (its previous state kept). Give text or content (or both)."
 )
 class RememberInput:
-    kind: MemoryKind
+    kind: MemoryKind | None = strawberry.field(
+        default=None, description="Required unless memoryType names it."
+    )
+    memory_type: MemoryType | None = strawberry.field(
+        default=None,
+        description="Seed 004's memory type; it sets the kind (README: Memory types), so kind "
+        "may be left out, and a different kind is VALIDATION.",
+    )
     namespace: NamespaceInput | None = None
     key: str | None = strawberry.field(default=None, description="1-256 characters.")
     text: str | None = strawberry.field(default=None, description="At most 20000 characters.")
@@ -85,6 +92,7 @@ class MemoryWhere:
     key: str | None = None
     timeline: str | None = None
     kinds: list[MemoryKind] | None = None
+    memory_types: list[MemoryType] | None = None
     procedure_type: ProcedureType | None = None
     tags_any: list[str] | None = strawberry.field(default=None, description="Any of these tags.")
     tags_all: list[str] | None = strawberry.field(default=None, description="All of these tags.")
@@ -105,6 +113,8 @@ class AccessLogWhere:
     principal: str | None = None
     target_id: strawberry.ID | None = None
     outcome: AccessOutcome | None = None
+    session_id: str | None = None
+    request_id: str | None = None
     after: datetime | None = None
     before: datetime | None = None
 
@@ -122,10 +132,4 @@ class ProcedureInput:
 
 
 def policy(info: Info) -> MemoryPolicy:
-    settings = info.context.services.settings
-    return MemoryPolicy(
-        content=ContentPolicy(
-            inline_max=settings.memory_inline_content_max,
-            max_bytes=settings.memory_max_content_bytes,
-        )
-    )
+    return MemoryPolicy.of(info.context.services.settings)

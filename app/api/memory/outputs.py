@@ -7,7 +7,11 @@ from typing import Any
 
 import strawberry
 
+from app.api.expiry.outputs import ExpiredCounts, expired_counts
 from app.api.types.memory import MemoryRecord, MemoryVersion
+from app.domain.agents.session_state_sweep import KIND as STATES_KIND
+from app.domain.memory.access_log_retention import KIND as RETENTION_KIND
+from app.domain.memory.eviction import EVICTED
 
 
 @strawberry.type(description="What forgetMemory did.")
@@ -30,6 +34,23 @@ class MemorySweep:
     finished_at: datetime | None
     scope: str = strawberry.field(description="'all' (background run) or 'client' (on request).")
     purged: int = strawberry.field(description="Expired records of this client it purged.")
+    transcripts_purged: int = strawberry.field(
+        description="Session transcripts of this client past their retention it purged."
+    )
+    expired: ExpiredCounts = strawberry.field(
+        description="Expired sessions and threads of this client, and capped threads' events, "
+        "it purged."
+    )
+    access_log_purged: int = strawberry.field(
+        description="Access log entries of this client past accessLogRetentionDays it deleted."
+    )
+    evicted: int = strawberry.field(
+        description="Live records of this client over AGENTMEM_MEMORY_CAPACITY (or a namespace's "
+        "capacity) it purged, lowest priority then oldest first."
+    )
+    agent_session_states_purged: int = strawberry.field(
+        description="Agent session states of this client past their expiresAt it deleted."
+    )
     error: str | None
 
 
@@ -57,5 +78,10 @@ def sweep(summary: dict[str, Any]) -> MemorySweep:
         else None,
         scope="all" if summary["scope"] == "all" else "client",
         purged=int(summary["purged"]),
+        transcripts_purged=int(summary["transcripts"]),
+        expired=expired_counts(summary.get("expired") or {}),
+        access_log_purged=int((summary.get("expired") or {}).get(RETENTION_KIND, 0)),
+        evicted=int((summary.get("expired") or {}).get(EVICTED, 0)),
+        agent_session_states_purged=int((summary.get("expired") or {}).get(STATES_KIND, 0)),
         error="the run failed" if summary["error"] else None,
     )

@@ -8,6 +8,7 @@ import strawberry
 
 from app.api.search.record_types import SearchRecord
 from app.api.types.base import NODE_TYPES
+from app.model.enums import MemoryIndexStatus
 from app.retrieval.search import SearchHit as FoundHit
 
 
@@ -36,11 +37,42 @@ class SearchResult:
     search_ms: float = strawberry.field(description="Server time of the index queries.")
 
 
+@strawberry.type(
+    description="A memory index: one embedding model's vectors of the deployment's records or "
+    "of the caller's own (seeds 001, 004)."
+)
+class MemoryIndex:
+    model: str = strawberry.field(description="The model: an installed package or a folder.")
+    dimensions: int
+    status: MemoryIndexStatus
+    client_scoped: bool = strawberry.field(
+        description="The caller's own index (else the deployment's, whose counts are not shown)."
+    )
+    done: int | None = strawberry.field(description="Records of the scope that have its vector.")
+    total: int | None = strawberry.field(description="Searchable records of the scope.")
+
+
 @strawberry.type(description="How far the embedding worker is behind.")
 class SearchStatus:
     pending: int = strawberry.field(description="The caller's records not yet indexed.")
     lag_seconds: float = strawberry.field(description="Age of the oldest pending record.")
-    model: str
+    model: str = strawberry.field(description="The model of the index the caller's search uses.")
+    indexes: list[MemoryIndex] = strawberry.field(
+        description="The memory indexes of the caller's scopes: the active one is searched; "
+        "a building one is being filled by `reembed` (done of total)."
+    )
+
+
+def memory_index(row: dict[str, Any]) -> MemoryIndex:
+    own = bool(row["scope"])
+    return MemoryIndex(
+        model=str(row["model"]),
+        dimensions=int(row["dimensions"]),
+        status=MemoryIndexStatus(row["status"]),
+        client_scoped=own,
+        done=row["done"] if own else None,
+        total=row["total"] if own else None,
+    )
 
 
 def search_hit(found: FoundHit) -> SearchHit:

@@ -7,7 +7,8 @@ import strawberry
 from app.api.context import Info
 from app.api.resolve import run
 from app.api.search.inputs import SearchInput
-from app.api.search.outputs import SearchResult, SearchStatus, search_hit
+from app.api.search.outputs import SearchResult, SearchStatus, memory_index, search_hit
+from app.retrieval.memory_index import statuses as memory_indexes
 from app.retrieval.pending import pending_count
 from app.retrieval.search import SearchTimings, search
 
@@ -27,12 +28,19 @@ class SearchQueries:
             search_ms=round(timings.search_ms, 3),
         )
 
-    @strawberry.field(description="Records written but not searchable yet (embedding lag).")
+    @strawberry.field(
+        description="Records written but not searchable yet (embedding lag), and the memory "
+        "indexes of the caller's records."
+    )
     async def search_status(self, info: Info) -> SearchStatus:
         services = info.context.services
-        pending = await pending_count(services.graph, client_id=info.context.caller().client_id)
+        client_id = info.context.caller().client_id
+        pending = await pending_count(services.graph, client_id=client_id)
+        target = await services.embedder.index_for(client_id)
+        indexes = await memory_indexes(services.graph, client_id)
         return SearchStatus(
             pending=pending,
             lag_seconds=services.indexer.status.lag_seconds(),
-            model=services.embedder.model_name,
+            model=target.index.model,
+            indexes=[memory_index(row) for row in indexes],
         )

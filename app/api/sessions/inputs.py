@@ -10,6 +10,7 @@ from strawberry.scalars import JSON
 from app.api.assets.inputs import upload_bytes
 from app.api.search import inputs as _search_inputs  # noqa: F401 - registers SearchMode
 from app.domain.kernel.errors import ValidationFailed
+from app.model.enums import MemoryType
 
 TEXT_CONTENT_TYPE = "text/plain; charset=utf-8"
 BINARY_CONTENT_TYPE = "application/octet-stream"
@@ -30,6 +31,21 @@ class StartSessionInput:
     subject: str | None = None
     external_ref: str | None = None
     metadata: JSON | None = strawberry.field(default=None, description="A JSON object.")
+    session_type: str | None = strawberry.field(
+        default=None,
+        description="Seed 004's session type, e.g. conversation (the default) or task: 1-32 "
+        "lower-case letters, digits, '_', '.', '-'.",
+    )
+    ttl_seconds: int | None = strawberry.field(
+        default=None,
+        description="Seconds the session lives after its last entry (0: never expires; "
+        "default AGENTMEM_SESSION_TTL_S); the sweeper then purges it with its entries.",
+    )
+    entry_ttl_seconds: int | None = strawberry.field(
+        default=None,
+        description="Seconds each entry lives (0: never expires; default "
+        "AGENTMEM_SESSION_ENTRY_TTL_S); putSessionEntry's ttlSeconds overrides it.",
+    )
 
 
 @strawberry.input(
@@ -45,6 +61,16 @@ class PutSessionEntryInput:
     tags: list[str] | None = None
     priority: int | None = None
     speaker: str | None = None
+    ttl_seconds: int | None = strawberry.field(
+        default=None,
+        description="Seconds this entry lives (0: never expires; default: the session's "
+        "entryTtlSeconds).",
+    )
+    memory_type: MemoryType | None = strawberry.field(
+        default=None,
+        description="Seed 004's memory type: one of kind working (CONVERSATION, "
+        "CONTEXT, AGENT_STATE).",
+    )
 
 
 @strawberry.input(

@@ -6,12 +6,14 @@ from __future__ import annotations
 import strawberry
 
 from app.api.context import Info
+from app.api.expiry.policy import lifetimes
 from app.api.idempotent import IdempotencyKey, idempotent
 from app.api.memory.inputs import policy
 from app.api.record_mutations import creates
-from app.api.resolve import run, write_payload
+from app.api.resolve import load_payload, run
 from app.api.sessions import inputs as i
 from app.api.sessions import outputs as o
+from app.api.sessions.learning import Ended, ExtractedFactInput, fact_fields, learned_facts
 from app.api.types.memory import MemoryArtifact, MemoryRecord
 from app.domain import sessions
 
@@ -25,6 +27,7 @@ class SessionMutations:
         "Start an open working-memory session; with an externalRef the client "
         "already used, that session is returned (created false), CONFLICT if its agent or "
         "subject differ.",
+        policy=lifetimes,
     )
 
     put_session_entry = creates(
@@ -61,14 +64,23 @@ class SessionMutations:
         description="End the session with flush: one episodic MemoryRecord summarises it "
         "(`summary` when given, else the built-in extractive summarizer), linked SUMMARIZES to "
         "every live entry and SUMMARIZED_AS from the session, which becomes FLUSHED and "
-        "read-only. A second flush is INVALID_TRANSITION (it names the summary)."
+        "read-only. A second flush is INVALID_TRANSITION (it names the summary). `facts` "
+        "(at most 100, from the caller's own model) become semantic memories of the subject, "
+        "linked LEARNED from the session, deduplicated against the subject's memory; in the "
+        "same transaction."
     )
     async def end_session(
-        self, info: Info, id: strawberry.ID, summary: str | None = None
+        self,
+        info: Info,
+        id: strawberry.ID,
+        summary: str | None = None,
+        facts: list[ExtractedFactInput] | None = None,
     ) -> o.EndSessionPayload:
-        return await write_payload(
-            info, sessions.end_session, o.EndSessionPayload, session_id=id, summary=summary
+        flushed = await run(
+            info, sessions.end_session, session_id=id, summary=summary, facts=fact_fields(facts)
         )
+        learned = await learned_facts(info, flushed.facts)
+        return await load_payload(info, o.EndSessionPayload, Ended.of(flushed, learned))
 
     @strawberry.mutation(
         description="Attach a verbatim transcript (or other record) to a session, open or "

@@ -9,6 +9,7 @@ from typing import Any
 import strawberry
 
 from app.api.sessions.inputs import RehydrateMode
+from app.api.sessions.learning import LearnedFactResult
 from app.api.types.memory import MemoryArtifact, MemoryRecord
 from app.api.types.sessions import MemorySession
 from app.domain.memory import decode_inline
@@ -47,6 +48,9 @@ class EndSessionPayload:
     session: MemorySession
     summary: MemoryRecord = strawberry.field(description="The episodic summary (kind episodic).")
     entries_summarized: int = strawberry.field(description="Entries linked by SUMMARIZES.")
+    facts: list[LearnedFactResult] = strawberry.field(
+        description="The outcome of each extracted fact, in the order given."
+    )
 
 
 @strawberry.type(description="The live entries of one timeline, in order.")

@@ -62,4 +62,16 @@ class AccessLogEntry(NodeType):
     principal: str = strawberry.field(description="The agent name of the key, else its id.")
     key_id: str | None  # kept as text, like the log's other references
     target_id: str | None
+    session_id: str | None = strawberry.field(
+        description="The memory session it concerns, else the request's X-Session-Id header."
+    )
+    request_id: str | None = strawberry.field(description="The HTTP request's X-Request-Id.")
+    request_data: JSON | None = strawberry.field(
+        description="The request's operationName and variables: secrets replaced, long "
+        "values cut (at most 1,000 characters of JSON)."
+    )
+    error_message: str | None = strawberry.field(
+        description="The error's code and message when the access failed."
+    )
+    client_address: str | None = strawberry.field(description="The client's IP address.")
     created_at: datetime = strawberry.field(description="When the access happened.")

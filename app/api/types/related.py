@@ -52,6 +52,9 @@ class RecordWhere:
     period: str | None = strawberry.field(
         default=None, description="Client snapshots: weekly, monthly or custom."
     )
+    session_type: str | None = strawberry.field(
+        default=None, description="Memory sessions: e.g. conversation or task."
+    )
 
 
 def lazy(label: str) -> Any:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
+from app.domain.agents import cycle_outputs as outputs
 from app.domain.agents import cycle_rules as rules
 from app.domain.agents.repository import acting_agent_name
 from app.domain.kernel.field_rules import decoded
@@ -79,13 +80,16 @@ async def record_cycle(
     agent_name: str | None,
     fields: dict[str, Any],
     memory_ids: list[str] | None = None,
+    workspace_id: str | None = None,
+    workspace_cues: list[str] | None = None,
 ) -> dict[str, Any]:
     """A proposed cycle of the agent (the key's agent by default), numbered after its last one,
-    PRODUCED-linked to the given memory records of the caller."""
+    PRODUCED-linked to the given memory records of the caller, cueing paths of a workspace."""
     principal.require_writer()
     name = acting_agent_name(principal, agent_name)
     proposal = rules.check_proposal(fields)
     ids = rules.memory_ids(memory_ids)
+    cues = outputs.check_workspace_cues(workspace_id, workspace_cues)
     now = datetime.now(UTC)
     scope = {"client_id": principal.client_id, "memory_ids": ids, "now": now}
 
@@ -99,10 +103,12 @@ async def record_cycle(
             "agent_name": name,
             "sequence": int(row["last"]) + 1,
             "status": AgentCycleStatus.PROPOSED.value,
+            "workspace_cues": cues.paths or None,
             "created_at": now,
             "updated_at": now,
         }
         rows = await tx.run(CREATE_CYCLE, scope | {"props": props})
+        await outputs.cue_workspace(tx, scope | {"id": props["id"]}, cues)
         return cycle_record(rows[0]["cycle"])
 
     return await graph.in_transaction(work)
@@ -115,12 +121,16 @@ async def complete_cycle(
     cycle_id: str,
     fields: dict[str, Any],
     memory_ids: list[str] | None = None,
+    workspace_file_ids: list[str] | None = None,
+    artifact_ids: list[str] | None = None,
 ) -> dict[str, Any]:
     """The result of a proposed cycle (succeeded or failed, output, error); then it is final.
-    More produced memory records may be linked on the way."""
+    More produced memory records, and the workspace files and artifacts it produced, may be
+    linked on the way."""
     principal.require_writer()
     result = rules.check_result(fields)
     ids = rules.memory_ids(memory_ids)
+    produced = outputs.check_outputs(workspace_file_ids, artifact_ids)
     now = datetime.now(UTC)
     record_id = check_id(cycle_id)
     scope = {
@@ -136,6 +146,7 @@ async def complete_cycle(
         principal.require_agent(current.get("agent_name"), what="complete a cycle of agent")
         rules.check_completion(current["status"], result["status"], cycle_id=record_id)
         _check_found(rows[0]["missing"])
+        await outputs.link_outputs(tx, scope, produced)
         changes = result | {"finished_at": now, "updated_at": now}
         rows = await tx.run(COMPLETE_CYCLE, scope | {"changes": changes})
         return cycle_record(rows[0]["cycle"])

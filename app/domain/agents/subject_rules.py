@@ -24,12 +24,18 @@ def check_ref(value: Any, *, field: str = "subject") -> str:
 
 
 def check_subject(fields: dict[str, Any]) -> dict[str, Any]:
-    """external_ref, and display_name and profile (JSON object) where given."""
+    """external_ref, and display_name, profile and preferences (JSON objects) and the active
+    flag where given (None: the stored value stays)."""
     check_text(fields, "display_name", limit=MAX_NAME)
+    active = fields.get("active")
+    if active is not None and not isinstance(active, bool):
+        raise ValidationFailed("active must be true or false", field="active")
     return {
         "external_ref": check_ref(fields.get("external_ref"), field="external_ref"),
         "display_name": fields.get("display_name"),
         "profile": json_text(fields.get("profile"), field="profile"),
+        "preferences": json_text(fields.get("preferences"), field="preferences"),
+        "active": active,
     }
 
 

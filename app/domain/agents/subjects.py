@@ -21,17 +21,23 @@ from app.graph.executor import GraphExecutor, Tx
 from app.graph.fragments import lock, merge_agent
 from app.graph.values import plain
 
-# updated_at is computed first, from the values before this upsert.
+# updated_at is computed first, from the values before this upsert: it moves when a given
+# value differs from the stored one (a value given where none was stored included).
 UPSERT_SUBJECT = """
 MERGE (s:MemorySubject {client_id: $client_id, external_ref: $external_ref})
 ON CREATE SET s.id = $id, s.created_at = $now, s.updated_at = $now,
-              s.display_name = $display_name, s.profile = $profile
+              s.display_name = $display_name, s.profile = $profile,
+              s.preferences = $preferences, s.active = coalesce($active, true)
 ON MATCH SET
-  s.updated_at = CASE WHEN coalesce($display_name = s.display_name, true)
-                       AND coalesce($profile = s.profile, true)
+  s.updated_at = CASE WHEN coalesce($display_name = s.display_name, $display_name IS NULL)
+                       AND coalesce($profile = s.profile, $profile IS NULL)
+                       AND coalesce($preferences = s.preferences, $preferences IS NULL)
+                       AND coalesce($active = s.active, $active IS NULL)
                       THEN s.updated_at ELSE $now END,
   s.display_name = coalesce($display_name, s.display_name),
-  s.profile = coalesce($profile, s.profile)
+  s.profile = coalesce($profile, s.profile),
+  s.preferences = coalesce($preferences, s.preferences),
+  s.active = coalesce($active, s.active, true)
 RETURN s {.*} AS subject
 """
 GET_SUBJECT = """
@@ -71,7 +77,7 @@ GET_RELATIONSHIP = MATCH_RELATIONSHIP + RELATED
 
 
 def subject_record(node: Any) -> dict[str, Any]:
-    return decoded(dict(plain(node)), ("profile",))
+    return decoded(dict(plain(node)), ("profile", "preferences"))
 
 
 def relationship_record(row: dict[str, Any]) -> dict[str, Any]:
@@ -86,8 +92,8 @@ def relationship_record(row: dict[str, Any]) -> dict[str, Any]:
 async def upsert_subject(
     graph: GraphExecutor, *, principal: Principal, fields: dict[str, Any]
 ) -> dict[str, Any]:
-    """The client's subject with that external_ref, created if new; a given display name or
-    profile replaces the stored one."""
+    """The client's subject with that external_ref, created if new (active); a given display
+    name, profile, preferences or active flag replaces the stored one."""
     principal.require_writer()
     props = rules.check_subject(fields)
     params = props | {"client_id": principal.client_id, "id": new_id(), "now": datetime.now(UTC)}

@@ -2,6 +2,7 @@
 object storage), raw reads, and versioned summaries by agents or the built-in extractive
 summarizer."""
 
+from app.domain.conversations.caps import Capped, cap_conversation, set_thread_ttl
 from app.domain.conversations.events import append_event, append_events
 from app.domain.conversations.reads import event_text, thread_events
 from app.domain.conversations.repository import (
@@ -21,14 +22,17 @@ from app.domain.conversations.summaries import (
 from app.domain.conversations.summarizer import Message, summarize
 
 __all__ = [
+    "Capped",
     "ConversationPolicy",
     "Message",
     "SummaryWrite",
     "append_event",
     "append_events",
+    "cap_conversation",
     "create_thread",
     "event_text",
     "request_summary",
+    "set_thread_ttl",
     "summarize",
     "summarize_thread",
     "summary_queue",

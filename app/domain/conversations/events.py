@@ -40,7 +40,8 @@ RETURN item.thread_id AS thread_id, item.external_ref AS external_ref,
 # Threads are locked in id order (no deadlock between two requests). Under its lock, each
 # thread's events already stored under the requested refs are found, the times of its last
 # `window` events read (the hot-thread rule), and the new events created with the next
-# sequence numbers, with the thread's counters, in one query.
+# sequence numbers, with the thread's counters (and its expiry slid: app/domain/expiry), in
+# one query.
 APPEND = f"""
 UNWIND $threads AS th
 MATCH (t:ConversationThread {{id: th.id, client_id: $client_id}})
@@ -69,7 +70,9 @@ SET t.event_count = t.event_count + size(created),
     t.events_since_summary = t.events_since_summary + size(created),
     t.last_event_at = reduce(last = t.last_event_at, e IN created |
       CASE WHEN last IS NULL OR e.created_at > last THEN e.created_at ELSE last END),
-    t.updated_at = CASE WHEN size(created) > 0 THEN $now ELSE t.updated_at END
+    t.updated_at = CASE WHEN size(created) > 0 THEN $now ELSE t.updated_at END,
+    t.expires_at = CASE WHEN size(created) > 0 AND t.ttl_seconds IS NOT NULL
+                        THEN $now + duration({{seconds: t.ttl_seconds}}) ELSE t.expires_at END
 RETURN t {{.*}} AS thread, existing, recent, created
 """
 FLAG = """

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from app.domain import expiry
 from app.domain.conversations.fields import THREAD_JSON, new_thread_values, thread_values
 from app.domain.conversations.rules import handoff_changes, status_changes
 from app.domain.kernel.field_rules import decoded, enum_value, stored
@@ -55,13 +56,18 @@ async def changed_thread(
 
 
 async def create_thread(
-    graph: GraphExecutor, *, principal: Principal, fields: dict[str, Any]
+    graph: GraphExecutor,
+    *,
+    principal: Principal,
+    fields: dict[str, Any],
+    policy: expiry.Lifetimes = expiry.NO_LIFETIMES,
 ) -> ThreadWrite:
     """An open thread; a (platform, external_thread_ref) the client already has returns that
-    thread unchanged, with created=False."""
+    thread unchanged, with created=False. Its TTL and cap: the call's ttl_seconds and
+    max_events, else `policy`'s (app/domain/expiry)."""
     principal.require_writer()
-    values = stored(new_thread_values(fields))
     now = datetime.now(UTC)
+    values = stored(new_thread_values(fields)) | expiry.thread_lifetime(fields, policy, now)
     props = {key: value for key, value in values.items() if value is not None} | {
         "id": new_id(),
         "status": ThreadStatus.OPEN.value,

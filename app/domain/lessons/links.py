@@ -1,7 +1,9 @@
 """MemoryLinks (seed 000, 8.3): typed relationships between any two records of one client.
 
 A link is a relationship whose type is a MemoryRelation upper-cased (SUPPORTS, CONTRADICTS,
-CAUSED, DERIVED_FROM, VALIDATES) with link_id, client_id, author, created_at and note. Both ends
+CAUSED, DERIVED_FROM, VALIDATES, and seed 004's REPLY_TO, REFERENCE, FOLLOW_UP) with link_id,
+client_id, author, created_at, note and metadata (a JSON object, stored as its text); one per
+(source, target, type): the same link again is a CONFLICT naming the existing one. Both ends
 are looked up by id within the caller's client among the model's record labels (one unique-index
 seek per label), so an id of another client is NOT_FOUND like an id that does not exist.
 """
@@ -15,7 +17,7 @@ from functools import cache
 from typing import Any
 
 from app.domain.kernel.errors import Conflict, ValidationFailed
-from app.domain.kernel.field_rules import MAX_TEXT, check_text, enum_value
+from app.domain.kernel.field_rules import MAX_TEXT, check_text, decoded, enum_value, json_text
 from app.domain.kernel.ids import check_id, new_id
 from app.domain.kernel.principal import Principal
 from app.domain.kernel.records import missing
@@ -50,7 +52,8 @@ def ref(v: str) -> str:
 def link_map(r: str, a: str, b: str) -> str:
     return (
         f"{{link_id: {r}.link_id, relation: type({r}), author: {r}.author, "
-        f"created_at: {r}.created_at, note: {r}.note, from: {ref(a)}, to: {ref(b)}}}"
+        f"created_at: {r}.created_at, note: {r}.note, metadata: {r}.metadata, "
+        f"from: {ref(a)}, to: {ref(b)}}}"
     )
 
 
@@ -64,8 +67,8 @@ RETURN a.id AS from_id, b.id AS to_id,
 CREATE_LINK = f"""
 MATCH (a:{RECORDS} {{id: $from_id}}) WHERE a.client_id = $client_id
 MATCH (b:{RECORDS} {{id: $to_id}}) WHERE b.client_id = $client_id
-CREATE (a)-[r:$($rel_type)]->(b)
-SET r = $props
+MERGE (a)-[r:$($rel_type)]->(b)
+ON CREATE SET r = $props
 RETURN {link_map("r", "a", "b")} AS link
 """
 UNLINK = f"""
@@ -83,14 +86,18 @@ class LinkDirection(StrEnum):
     BOTH = "both"
 
 
-def link_props(principal: Principal, *, note: str | None, now: datetime) -> dict[str, Any]:
-    """The properties of a new link (also used by supersedeLesson's CONTRADICTS link)."""
+def link_props(
+    principal: Principal, *, note: str | None, now: datetime, metadata: str | None = None
+) -> dict[str, Any]:
+    """The properties of a new link (also used by supersedeLesson's CONTRADICTS link);
+    `metadata` is JSON text (json_text)."""
     return {
         "link_id": new_id(),
         "client_id": principal.client_id,
         "author": principal.actor,
         "created_at": now,
         "note": note,
+        "metadata": metadata,
     }
 
 
@@ -125,7 +132,7 @@ def with_record_labels(query: str) -> str:
 
 
 def link_record(row: dict[str, Any]) -> dict[str, Any]:
-    link = dict(plain(row))
+    link = decoded(dict(plain(row)), ("metadata",))
     link["relation"] = MemoryRelation(str(link["relation"]).lower())
     return link
 
@@ -138,9 +145,11 @@ async def link_records(
     to_id: str,
     relation: MemoryRelation,
     note: str | None = None,
+    metadata: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     principal.require_writer()
     check_text({"note": note}, "note", limit=MAX_TEXT)
+    metadata_text = json_text(metadata, field="metadata")
     params = {
         "from_id": check_id(from_id, field="from_id"),
         "to_id": check_id(to_id, field="to_id"),
@@ -161,7 +170,7 @@ async def link_records(
                 f"(link {found['existing'][0]})",
                 link_id=found["existing"][0],
             )
-        props = link_props(principal, note=note, now=datetime.now(UTC))
+        props = link_props(principal, note=note, now=datetime.now(UTC), metadata=metadata_text)
         rows = await tx.run(CREATE_LINK, params | {"props": props})
         return link_record(rows[0]["link"])
 
@@ -188,7 +197,8 @@ RETURN COLLECT {{
     AND ($direction = 'both' OR ($direction = 'out') = (startNode(r) = n))
   WITH r, startNode(r) = n AS outgoing, o ORDER BY r.created_at DESC, r.link_id
   RETURN {{link_id: r.link_id, relation: type(r), author: r.author, created_at: r.created_at,
-          note: r.note, direction: CASE WHEN outgoing THEN 'out' ELSE 'in' END,
+          note: r.note, metadata: r.metadata,
+          direction: CASE WHEN outgoing THEN 'out' ELSE 'in' END,
           other: {ref("o")}}}
 }} AS links
 """

@@ -22,6 +22,7 @@ from app.domain.memory.documents import (
     put_semantic_document,
     semantic_namespace,
 )
+from app.domain.memory.eviction import Capacity, Eviction, evict_over_capacity
 from app.domain.memory.fields import MemoryPolicy, PreparedMemory, check_memory, prepare_memory
 from app.domain.memory.lists import list_records
 from app.domain.memory.locate import LIVE, RECORD_MAP
@@ -35,7 +36,9 @@ __all__ = [
     "AccessLogWriter",
     "Audit",
     "ContentPolicy",
+    "Capacity",
     "DEFAULT_PRIORITY",
+    "Eviction",
     "LIVE",
     "MemoryPolicy",
     "MemorySweeper",
@@ -48,6 +51,7 @@ __all__ = [
     "check_segment",
     "content_bytes",
     "decode_inline",
+    "evict_over_capacity",
     "forget",
     "history",
     "hydrate_all",

@@ -5,7 +5,9 @@ task (AccessLogWriter.run, started by the app's lifespan) writes the buffer to t
 UNWIND transaction every `flush_ms` or as soon as `batch` entries wait, and once more at
 shutdown. So logging adds no round trip to the request. The lifespan installs the writer for
 its event loop, so every caller of the memory repositories is logged without passing it on;
-with none installed, or the log disabled in settings, nothing is recorded.
+with none installed, or the log disabled in settings, nothing is recorded. Each entry also
+carries what the HTTP request says of itself (app/domain/kernel/request_facts.py: request id,
+client address, session header, sanitised variables) and the error's code and message.
 """
 
 from __future__ import annotations
@@ -17,21 +19,26 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from app.domain.kernel import request_facts
 from app.domain.kernel.errors import AppError, NotFound, Unavailable
 from app.domain.kernel.ids import new_id
 from app.domain.kernel.principal import Principal
 from app.domain.memory.access_log_writer import AccessLogWriter
+from app.logs import request_id
 from app.model.enums import AccessOutcome
 
 
 @dataclass
 class Audit:
-    """What the audited block fills in as it learns it (the target once resolved)."""
+    """What the audited block fills in as it learns it (the target once resolved, the memory
+    session it concerns)."""
 
     operation: str
     target_id: str | None = None
     target_type: str = "MemoryRecord"
     detail: str | None = None
+    session_id: str | None = None
+    error_message: str | None = None
 
 
 # One writer per event loop: each app instance (tests run several in one process, each on its
@@ -55,6 +62,8 @@ def installed() -> AccessLogWriter | None:
 
 
 def record(principal: Principal, audit: Audit, outcome: AccessOutcome) -> None:
+    facts = request_facts.current()
+    session = audit.target_id if audit.target_type == "MemorySession" else audit.session_id
     _submit(
         principal.client_id,
         operation=audit.operation,
@@ -65,6 +74,12 @@ def record(principal: Principal, audit: Audit, outcome: AccessOutcome) -> None:
         target_id=audit.target_id,
         outcome=outcome.value,
         detail=audit.detail,
+        error_message=audit.error_message,
+        # What the HTTP request says of itself (seed 004); none outside a request.
+        session_id=session or (facts.session_id if facts else None),
+        request_id=request_id.get() if facts else None,
+        request_data=facts.request_data() if facts else None,
+        client_address=facts.client_address if facts else None,
     )
 
 
@@ -92,6 +107,13 @@ def _submit(client_id: str, **entry: Any) -> None:
     )
 
 
+def error_message(error: BaseException) -> str:
+    """An expected error's code and message; only the kind of any other (never its text)."""
+    if isinstance(error, AppError):
+        return f"{error.code}: {error.message}"[:500]
+    return f"INTERNAL: {type(error).__name__}"
+
+
 def outcome_of(error: BaseException) -> AccessOutcome:
     if isinstance(error, NotFound):
         return AccessOutcome.NOT_FOUND
@@ -114,9 +136,7 @@ def audited(
     try:
         yield audit
     except BaseException as error:
-        if isinstance(error, AppError):
-            reason = f"{error.code}: {error.message}"
-            audit.detail = (f"{audit.detail}; {reason}" if audit.detail else reason)[:500]
+        audit.error_message = error_message(error)
         record(principal, audit, outcome_of(error))
         raise
     record(principal, audit, AccessOutcome.OK)

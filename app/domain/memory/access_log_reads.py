@@ -21,6 +21,8 @@ FILTERS = """($operations IS NULL OR e.operation IN $operations)
   AND ($principal IS NULL OR e.principal = $principal)
   AND ($target_id IS NULL OR e.target_id = $target_id)
   AND ($outcome IS NULL OR e.outcome = $outcome)
+  AND ($session_id IS NULL OR e.session_id = $session_id)
+  AND ($request_id IS NULL OR e.request_id = $request_id)
   AND ($after_time IS NULL OR e.created_at > $after_time)
   AND ($before_time IS NULL OR e.created_at < $before_time)
 """
@@ -50,6 +52,8 @@ def access_filter(where: dict[str, Any]) -> dict[str, Any]:
         "outcome": None
         if outcome is None
         else enum_value(AccessOutcome, outcome, field="outcome").value,
+        "session_id": check_bounded_text(where.get("session_id"), field="session_id", limit=200),
+        "request_id": check_bounded_text(where.get("request_id"), field="request_id", limit=64),
         "after_time": where.get("after"),
         "before_time": where.get("before"),
     }

@@ -14,7 +14,7 @@ from app.artifacts.store import ArtifactStore
 from app.domain.kernel.errors import ValidationFailed
 from app.domain.kernel.principal import Principal
 from app.graph.executor import GraphExecutor
-from app.model.search_index import HIDDEN_INDEX_PROPERTIES
+from app.model.search_index import HIDDEN_INDEX_PROPERTIES, is_hidden_property
 
 JSON_CONTENT_TYPE = "application/json"
 INTERNAL_KEYS = frozenset({*HIDDEN_INDEX_PROPERTIES, "record_type"})
@@ -30,9 +30,9 @@ RETURN collect(uri) AS uris
 
 def purge_record(keep: str = "") -> str:
     """Cypher that deletes the record bound to `r` with its versions and artifacts, leaving
-    `versions` (those deleted) and `uris` (the stored objects all of them pointed at, for
-    remove_unreferenced once committed) in scope, with `keep` (e.g. "r.id AS id,") computed
-    before the deletion."""
+    `versions` and `artifacts` (those deleted) and `uris` (the stored objects all of them
+    pointed at, for remove_unreferenced once committed) in scope, with `keep` (e.g. "r.id AS
+    id,", over r, versions and artifacts) computed before the deletion."""
     return f"""CALL (r) {{
   OPTIONAL MATCH (r)-[:HAS_VERSION]->(v:MemoryVersion)
   RETURN collect(v) AS versions
@@ -76,8 +76,8 @@ NO_CONTENT = StoredContent(None, None, None, None)
 
 
 def without_internal(record: dict[str, Any]) -> dict[str, Any]:
-    """The record without the search index's own properties."""
-    return {k: v for k, v in record.items() if k not in INTERNAL_KEYS}
+    """The record without the search index's own properties (every model's vectors too)."""
+    return {k: v for k, v in record.items() if k not in INTERNAL_KEYS and not is_hidden_property(k)}
 
 
 def content_bytes(value: Any) -> bytes | None:

@@ -15,6 +15,7 @@ from app.domain.memory import rules
 from app.domain.memory import value_rules as vrules
 from app.domain.memory.content import ContentPolicy, store_content
 from app.model.enums import MemoryKind
+from app.settings import Settings
 
 FIELDS = frozenset(
     {
@@ -24,6 +25,7 @@ FIELDS = frozenset(
         "path",
         "key",
         "kind",
+        "memory_type",
         "text",
         "content",
         "tags",
@@ -43,6 +45,12 @@ class MemoryPolicy:
     """The tunables (Settings.memory_inline_content_max, memory_max_content_bytes)."""
 
     content: ContentPolicy = ContentPolicy()
+
+    @classmethod
+    def of(cls, settings: Settings) -> MemoryPolicy:
+        return cls(
+            ContentPolicy(settings.memory_inline_content_max, settings.memory_max_content_bytes)
+        )
 
 
 @dataclass(frozen=True)
@@ -71,7 +79,7 @@ def check_memory(fields: dict[str, Any], *, principal: Principal, now: datetime)
     if unknown:
         raise ValidationFailed(f"unknown memory fields: {', '.join(sorted(unknown))}")
     parts = rules.namespace_parts(fields)
-    kind = vrules.check_kind(fields.get("kind"))
+    kind, memory_type = vrules.check_kind_and_type(fields.get("kind"), fields.get("memory_type"))
     text = vrules.check_bounded_text(fields.get("text"), field="text", limit=vrules.MAX_TEXT)
     if fields.get("content") is None and not (text and text.strip()):
         raise ValidationFailed("a memory needs text or content (or both)", field="text")
@@ -79,6 +87,7 @@ def check_memory(fields: dict[str, Any], *, principal: Principal, now: datetime)
     source_agent = fields.get("source_agent") or principal.agent_name
     state = parts | {
         "kind": kind.value,
+        "memory_type": None if memory_type is None else memory_type.value,
         "text": text,
         "tags": vrules.check_tags(fields.get("tags")),
         "priority": rules.check_priority(fields.get("priority")),

@@ -1,6 +1,6 @@
-"""Listing memory records: filters on namespace, kind, tags, priority and time, keyset pages
-over (created_at, id) like every other list. Expired records never appear; forgotten ones
-only for admins who ask (include_inactive)."""
+"""Listing memory records: filters on namespace, kind, memory type, tags, priority and time,
+keyset pages over (created_at, id) like every other list. Expired records never appear;
+forgotten ones only for admins who ask (include_inactive)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from app.domain.memory.locate import NOT_EXPIRED, RECORD_MAP
 from app.graph.executor import GraphExecutor
 from app.graph.fragments import keyset_page
 from app.graph.values import plain
-from app.model.enums import MemoryKind, ProcedureType, Role
+from app.model.enums import MemoryKind, MemoryType, ProcedureType, Role
 
 FILTERS = f"""{NOT_EXPIRED}
   AND ($include_inactive OR r.active)
@@ -31,6 +31,7 @@ FILTERS = f"""{NOT_EXPIRED}
   AND ($key IS NULL OR r.key = $key)
   AND ($timeline IS NULL OR r.timeline = $timeline)
   AND ($kinds IS NULL OR r.kind IN $kinds)
+  AND ($memory_types IS NULL OR r.memory_type IN $memory_types)
   AND ($procedure_type IS NULL OR r.procedure_type = $procedure_type)
   AND ($tags_any IS NULL OR any(t IN $tags_any WHERE t IN r.tags))
   AND ($tags_all IS NULL OR all(t IN $tags_all WHERE t IN r.tags))
@@ -64,6 +65,11 @@ def list_filter(where: dict[str, Any]) -> dict[str, Any]:
     params["key"] = rules.check_key(where.get("key"))
     params["kinds"] = _optional_list(
         where.get("kinds"), lambda k: enum_value(MemoryKind, k, field="kinds").value, field="kinds"
+    )
+    params["memory_types"] = _optional_list(
+        where.get("memory_types"),
+        lambda t: enum_value(MemoryType, t, field="memory_types").value,
+        field="memory_types",
     )
     procedure_type = where.get("procedure_type")
     params["procedure_type"] = (

@@ -69,6 +69,7 @@ async def remember(
             written = await graph.in_transaction(work)
         audit.operation, audit.target_id = written.change, written.record["id"]
         audit.detail = f"version {written.record['version']}"
+        audit.session_id = written.record.get("session_id")
         out = decode_inline(written.record)
         if out.get("content_uri"):
             out["content"] = fields.get("content")
@@ -103,7 +104,7 @@ async def recall(
         if not rows or (kind is not None and rows[0]["record"]["kind"] != kind):
             raise missing("memory record", where.describe())
         record = rows[0]["record"]
-        audit.target_id = record["id"]
+        audit.target_id, audit.session_id = record["id"], record.get("session_id")
         if hydrated:
             return await hydrate(artifacts, principal, record)
         return decode_inline(record)

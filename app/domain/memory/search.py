@@ -1,7 +1,7 @@
 """Searching memory records (semantic, keyword or hybrid) through the retrieval layer, with the
 memory filters: those the retrieval layer knows run in its query; the rest (whole-segment
-namespace prefix, subject, max priority, any-of tags, ...) are applied to its hits, for which
-it is asked for more candidates than `k`."""
+namespace prefix, subject, memory type, max priority, any-of tags, ...) are applied to its hits,
+for which it is asked for more candidates than `k`."""
 
 from __future__ import annotations
 
@@ -37,6 +37,7 @@ def _keeps(params: dict[str, Any], record: dict[str, Any]) -> bool:
         params["timeline"] is None or record.get("timeline") == params["timeline"],
         params["procedure_type"] is None
         or record.get("procedure_type") == params["procedure_type"],
+        params["memory_types"] is None or record.get("memory_type") in params["memory_types"],
         params["max_priority"] is None or record.get("priority", 0) <= params["max_priority"],
         params["tags_any"] is None or bool(tags & set(params["tags_any"])),
         params["updated_after"] is None or record["updated_at"] > params["updated_after"],

@@ -1,4 +1,5 @@
-"""The expiry sweeper: purges memory records whose expires_at has passed, in batches.
+"""The expiry sweeper: purges memory records whose expires_at has passed, in batches, then
+session transcripts past their retention (transcripts.py).
 
 Readers already hide expired records (they compare expires_at with now), so the sweeper only
 reclaims space: the record, its versions and artifacts, then the objects in storage nothing
@@ -18,7 +19,10 @@ from typing import Any
 from app.artifacts.store import ArtifactStore
 from app.domain.memory import access_log
 from app.domain.memory.content import purge_record, remove_unreferenced
+from app.domain.memory.sweep_steps import SweepStep, merge_counts, totals
+from app.domain.memory.transcripts import purge_old_transcripts
 from app.graph.executor import GraphExecutor
+from app.settings import Settings
 
 log = logging.getLogger("app.memory_sweeper")
 
@@ -43,6 +47,8 @@ class SweepRun:
     objects: int = 0
     batches: int = 0
     per_client: dict[str, int] = field(default_factory=dict)
+    transcripts_per_client: dict[str, int] = field(default_factory=dict)  # past retention
+    expired_per_client: dict[str, dict[str, int]] = field(default_factory=dict)  # the steps'
     error: str | None = None
 
     def summary(self) -> dict[str, Any]:
@@ -54,6 +60,8 @@ class SweepRun:
             "versions": self.versions,
             "objects": self.objects,
             "batches": self.batches,
+            "transcripts": sum(self.transcripts_per_client.values()),
+            "expired": totals(self.expired_per_client),
             "error": self.error,
         }
 
@@ -64,6 +72,8 @@ class MemorySweeper:
     artifacts: ArtifactStore
     interval_s: float = 60.0
     batch: int = 500
+    transcript_retention_days: float = Settings.model_fields["transcript_retention_days"].default
+    steps: tuple[SweepStep, ...] = ()  # run after the records' purge (sweep_steps.py)
     runs: deque[SweepRun] = field(default_factory=lambda: deque(maxlen=RUNS_KEPT))
     total_runs: int = 0  # `runs` keeps the last RUNS_KEPT only
     total_purged: int = 0
@@ -80,6 +90,11 @@ class MemorySweeper:
                 purged = await self._account(run, rows)
                 if purged < self.batch:
                     break
+            await self._purge_transcripts(run, client_id)
+            for step in self.steps:
+                result = await step(client_id)
+                merge_counts(run.expired_per_client, result)
+                run.objects += result.objects
         except Exception as error:  # noqa: BLE001 - a failed run is reported, the next retries
             run.error = f"{type(error).__name__}: {error}"[:300]
             log.exception("memory sweep failed")
@@ -104,13 +119,35 @@ class MemorySweeper:
         run.objects += await remove_unreferenced(self.graph, self.artifacts, uris)
         return purged
 
+    async def _purge_transcripts(self, run: SweepRun, client_id: str | None) -> None:
+        """Session transcripts past their retention (app/domain/memory/transcripts.py)."""
+        for _ in range(MAX_BATCHES):
+            found = await purge_old_transcripts(
+                self.graph,
+                retention_days=self.transcript_retention_days,
+                client_id=client_id,
+                batch=self.batch,
+            )
+            for client, count in found.per_client.items():
+                counts = run.transcripts_per_client
+                counts[client] = counts.get(client, 0) + count
+                access_log.record_system(client, "expire", detail="transcripts purged", count=count)
+            run.objects += await remove_unreferenced(self.graph, self.artifacts, found.uris)
+            if found.purged < self.batch:
+                return
+
     def runs_of(self, client_id: str) -> list[dict[str, Any]]:
         """The recorded runs, newest first, with only this client's counts."""
         out = []
         for run in reversed(self.runs):
             if run.client_id not in (None, client_id):
                 continue
-            out.append(run.summary() | {"purged": run.per_client.get(client_id, 0)})
+            own = {
+                "purged": run.per_client.get(client_id, 0),
+                "transcripts": run.transcripts_per_client.get(client_id, 0),
+                "expired": run.expired_per_client.get(client_id, {}),
+            }
+            out.append(run.summary() | own)
         return out
 
     def details(self) -> dict[str, Any]:

@@ -1,4 +1,5 @@
-"""Memory record value rules: tags, bounded text, expiry, kind and procedure type."""
+"""Memory record value rules: tags, bounded text, expiry, kind (or memory type) and procedure
+type."""
 
 from __future__ import annotations
 
@@ -9,13 +10,13 @@ from typing import Any
 
 from app.domain.kernel.errors import ValidationFailed
 from app.domain.kernel.field_rules import check_aware, enum_value
-from app.model.enums import MemoryKind, ProcedureType
+from app.model.enums import MEMORY_TYPE_KINDS, MemoryKind, MemoryType, ProcedureType
+from app.settings import MAX_TTL_S
 
 TAG = re.compile(r"^[a-z0-9][a-z0-9._:/+-]{0,63}$")
 MAX_TAGS = 32
 MAX_TEXT = 20_000
 MAX_NAME = 200
-MAX_TTL_S = 10 * 366 * 86_400
 
 
 def normal_tag(value: Any) -> str:
@@ -72,6 +73,22 @@ def check_expiry(expires_at: Any, ttl_seconds: Any, *, now: datetime) -> datetim
 
 def check_kind(value: Any) -> MemoryKind:
     return enum_value(MemoryKind, value, field="kind")
+
+
+def check_kind_and_type(kind: Any, memory_type: Any) -> tuple[MemoryKind, MemoryType | None]:
+    """The kind, and seed 004's memory type when given: a memory type names its kind
+    (MEMORY_TYPE_KINDS), so the kind may be left out; a kind given with it must be that one."""
+    if memory_type is None:
+        return check_kind(kind), None
+    checked = enum_value(MemoryType, memory_type, field="memory_type")
+    mapped = MEMORY_TYPE_KINDS[checked]
+    if kind is not None and check_kind(kind) is not mapped:
+        raise ValidationFailed(
+            f"memory_type {checked.value} is kind {mapped.value}: leave kind out or give "
+            f"{mapped.value}, not {kind}",
+            field="kind",
+        )
+    return mapped, checked
 
 
 def check_procedure_type(value: Any, kind: MemoryKind) -> str | None:

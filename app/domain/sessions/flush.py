@@ -12,7 +12,7 @@ a second flush with a different summary text would otherwise be silently dropped
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -28,6 +28,8 @@ from app.domain.memory import (
 )
 from app.domain.sessions import rules
 from app.domain.sessions import summary as summaries
+from app.domain.sessions.fact_rules import check_facts
+from app.domain.sessions.facts import LearnedFact, learn_facts
 from app.domain.sessions.repository import (
     LIVE_ENTRY,
     entry_record,
@@ -76,16 +78,20 @@ class Flushed:
     session: dict[str, Any]
     summary: dict[str, Any]
     entries_summarized: int
+    facts: list[LearnedFact] = field(default_factory=list)  # extracted facts (facts.py)
 
 
-def _summary(
+def summary_memory(
     principal: Principal,
     session: dict[str, Any],
     read: dict[str, Any],
     text: str | None,
     now: datetime,
+    *,
+    key: str = SUMMARY_KEY,
 ) -> PreparedMemory:
-    """The summary as a memory in the session's own namespace, under one key per session."""
+    """The summary as a memory in the session's own namespace, under one key per session (a
+    mid-session summary has its own: progress.py)."""
     counts = {t["timeline"]: int(t["entries"]) for t in read["timelines"]}
     method = "extractive" if text is None else "agent"
     if text is None:
@@ -95,10 +101,10 @@ def _summary(
         "subject": session.get("subject"),
         "agent": session["agent"],
         "session_id": session["id"],
-        "key": SUMMARY_KEY,
+        "key": key,
         "kind": MemoryKind.EPISODIC.value,
         "text": text,
-        "tags": [SUMMARY_TAG],
+        "tags": [key],
         "priority": max((int(t["top"]) for t in read["timelines"]), default=DEFAULT_PRIORITY),
         "source_agent": session["agent"],
     }
@@ -110,19 +116,26 @@ def _summary(
 
 
 async def end_session(
-    graph: GraphExecutor, *, principal: Principal, session_id: str, summary: str | None = None
+    graph: GraphExecutor,
+    *,
+    principal: Principal,
+    session_id: str,
+    summary: str | None = None,
+    facts: list[dict[str, Any]] | None = None,
 ) -> Flushed:
-    """Flush the session into its episodic summary (see the module doc)."""
+    """Flush the session into its episodic summary (see the module doc), and learn the facts
+    the caller's model extracted from it, in the same transaction (facts.py)."""
     principal.require_writer()
     scope = session_scope(principal, session_id)
     text = rules.check_summary(summary)
+    extracted = check_facts(facts)
 
     async def work(tx: Tx) -> Flushed:
         session = await locked_session(tx, scope, principal)
         rules.check_open(session)
         read = (await tx.run(ENTRIES_TO_SUMMARIZE, scope | {"last": EXTRACTIVE_ENTRIES}))[0]
         now = datetime.now(UTC)
-        memory = _summary(principal, session, read, text, now)
+        memory = summary_memory(principal, session, read, text, now)
         written = await write_memory(tx, principal=principal, memory=memory, now=now)
         changes = {
             "status": MemorySessionStatus.FLUSHED.value,
@@ -132,12 +145,18 @@ async def end_session(
         }
         params = scope | {"summary_id": written.record["id"], "changes": changes}
         row = (await tx.run(FLUSH, params))[0]
+        learned = await learn_facts(
+            tx, principal=principal, session=session, facts=extracted, now=now
+        )
         return Flushed(
-            session_record(row["session"]), entry_record(row["summary"]), int(row["linked"])
+            session_record(row["session"]),
+            entry_record(row["summary"]),
+            int(row["linked"]),
+            learned,
         )
 
     with audited(principal, "summarize", target_id=scope["id"]) as audit:
         audit.target_type, audit.detail = "MemorySession", "flush"
         flushed = await graph.in_transaction(work)
-        audit.detail = f"flush: summary {flushed.summary['id']}"
+        audit.detail = f"flush: summary {flushed.summary['id']}, {len(flushed.facts)} facts"
     return flushed

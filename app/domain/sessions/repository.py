@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from app.artifacts.store import ArtifactStore
+from app.domain import expiry
 from app.domain.kernel.errors import Conflict
 from app.domain.kernel.field_rules import decoded
 from app.domain.kernel.ids import new_id
@@ -19,13 +20,15 @@ from app.domain.kernel.records import OwnedNode
 from app.domain.memory import MemoryPolicy, audited, decode_inline, prepare_memory, write_memory
 from app.domain.sessions import rules
 from app.graph.executor import GraphExecutor, Tx
+from app.graph.fragments import DB_CLOCK, not_expired
 from app.graph.values import plain
 from app.model.enums import MemorySessionStatus
 
 DEFAULT_POLICY = MemoryPolicy()
 SESSION_JSON = ("metadata",)
-# The session's entries not deleted (a deleted entry stays, inactive, until it is purged).
-LIVE_ENTRY = "(s)-[:HAS_ENTRY]->(e:MemoryRecord {active: true})"
+# The session's entries not deleted (a deleted entry stays, inactive, until it is purged) and
+# not expired (an entry's TTL, app/domain/expiry: the sweeper purges it later).
+LIVE_ENTRY = f"(s)-[:HAS_ENTRY]->(e:MemoryRecord WHERE e.active AND {not_expired('e', DB_CLOCK)})"
 # The unique constraint on (client_id, external_ref) makes MERGE race-safe.
 MERGE_SESSION = """
 MERGE (s:MemorySession {client_id: $client_id, external_ref: $external_ref})
@@ -79,15 +82,21 @@ async def locked_session(tx: Tx, scope: dict[str, Any], principal: Principal) ->
 
 
 async def start_session(
-    graph: GraphExecutor, *, principal: Principal, fields: dict[str, Any]
+    graph: GraphExecutor,
+    *,
+    principal: Principal,
+    fields: dict[str, Any],
+    policy: expiry.Lifetimes = expiry.NO_LIFETIMES,
 ) -> SessionStart:
     """An open session of an agent (with a subject). With an external_ref the client already
-    used, that session is returned unchanged (created=False) when agent and subject agree."""
+    used, that session is returned unchanged (created=False) when agent and subject agree.
+    Its TTLs: the call's ttl_seconds and entry_ttl_seconds, else `policy`'s (app/domain/expiry)."""
     principal.require_writer()
     values = rules.check_new_session(fields)
     principal.require_agent(values["agent"], what="start a session of agent")
     now = datetime.now(UTC)
-    props = {key: value for key, value in values.items() if value is not None} | {
+    lifetime = expiry.session_lifetime(fields, policy, now)
+    props = {k: v for k, v in (values | lifetime).items() if v is not None} | {
         "id": new_id(),
         "client_id": principal.client_id,
         "status": MemorySessionStatus.OPEN.value,
@@ -148,7 +157,7 @@ async def put_entry(
                 "timelines": rules.with_timeline(locked.get("timelines"), memory.state["timeline"]),
                 "last_entry_at": created_at,
                 "updated_at": now,
-            }
+            } | expiry.slid(locked, now)
             params = scope | {"entry_id": written.record["id"], "changes": changes}
             await tx.run(LINK_ENTRY, params)
             return decode_inline(written.record)

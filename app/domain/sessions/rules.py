@@ -13,6 +13,7 @@ import re
 from datetime import datetime, timedelta
 from typing import Any
 
+from app.domain import expiry
 from app.domain.kernel.errors import InvalidTransition, ValidationFailed
 from app.domain.kernel.field_rules import MAX_NAME, check_text, json_text
 from app.domain.memory import check_segment, join_namespace
@@ -22,6 +23,9 @@ DEFAULT_TIMELINE = "main"
 MAX_SUMMARY = 20_000
 MAX_TIMELINES = 64
 EXTERNAL_REF = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:@/-]{0,199}$")
+# Seed 004's session_type (VARCHAR(32): conversation, task, ...): an open set of names.
+SESSION_TYPE = re.compile(r"^[a-z][a-z0-9_.-]{0,31}$")
+DEFAULT_SESSION_TYPE = "conversation"
 TICK = timedelta(microseconds=1)
 
 
@@ -42,14 +46,29 @@ def check_new_session(fields: dict[str, Any]) -> dict[str, Any]:
         "subject": None if subject is None else check_segment(subject, field="subject"),
         "external_ref": ref,
         "metadata": json_text(fields.get("metadata"), field="metadata"),
+        "session_type": check_session_type(fields.get("session_type")),
     }
+
+
+def check_session_type(value: Any) -> str:
+    """A session type (default conversation), lower-cased: 1-32 of a-z, 0-9, '_', '.', '-'."""
+    if value is None:
+        return DEFAULT_SESSION_TYPE
+    name = value.strip().lower() if isinstance(value, str) else ""
+    if not SESSION_TYPE.match(name):
+        raise ValidationFailed(
+            "session_type must be 1-32 characters: a letter, then letters, digits, '_', '.', "
+            f"'-' (e.g. conversation, task), got {value!r}",
+            field="session_type",
+        )
+    return name
 
 
 def entry_fields(session: dict[str, Any], fields: dict[str, Any]) -> dict[str, Any]:
     """The memory fields (app/domain/memory/fields.py) of a new entry of `session`: kind
     working, the session's namespace with the timeline (default "main") as its path, and the
-    speaker (default: the session's agent) as source_agent. Text, content, tags and priority are
-    checked as for any memory record."""
+    speaker (default: the session's agent) as source_agent. Text, content, tags, priority and
+    memory type (one of kind working) are checked as for any memory record."""
     check_text(fields, "speaker", limit=MAX_NAME)
     timeline = fields.get("timeline")
     timeline = DEFAULT_TIMELINE if timeline is None else check_segment(timeline, field="timeline")
@@ -60,11 +79,13 @@ def entry_fields(session: dict[str, Any], fields: dict[str, Any]) -> dict[str, A
         "path": [timeline],
         "timeline": timeline,
         "kind": MemoryKind.WORKING.value,
+        "memory_type": fields.get("memory_type"),
         "text": fields.get("text"),
         "content": fields.get("content"),
         "tags": fields.get("tags"),
         "priority": fields.get("priority"),
         "source_agent": (fields.get("speaker") or "").strip() or session["agent"],
+        "ttl_seconds": expiry.entry_ttl(fields, session),
     }
 
 

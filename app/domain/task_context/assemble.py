@@ -100,7 +100,7 @@ async def build_context(
 ) -> TaskContext:
     request = check_request(request)
     task = Task(graph, TaskEmbedder(embedder), principal, request.text)
-    await task.embedder.embed([request.text], scope=principal.client_id)
+    await task.embedder.query_vector(request.text, scope=principal.client_id)
     budget = TokenBudget(request.token_budget)
     packed = budget.pack(
         await _candidates(task, request, retire_threshold), lambda item: item.tokens

@@ -14,7 +14,7 @@ from typing import Any
 from app.domain.kernel.principal import Principal
 from app.graph.executor import GraphExecutor
 from app.retrieval.budget import estimate_tokens
-from app.retrieval.embedder import Embedder
+from app.retrieval.embedder import Embedder, QueryVector
 from app.retrieval.search import SearchFilters, SearchHit, SearchMode, SearchRequest, search
 
 MIN_RELEVANCE = 0.25
@@ -74,12 +74,21 @@ def pick(record: dict[str, Any], names: tuple[str, ...]) -> dict[str, Any]:
 
 
 class TaskEmbedder(Embedder):
-    """Embeds the task text once for every section's search."""
+    """Embeds the task text once for every section's search (with the client's model)."""
 
     def __init__(self, inner: Embedder) -> None:
         super().__init__(model_name=inner.model_name, dimensions=inner.dimensions)
         self._inner = inner
         self._vectors: dict[str, list[float]] = {}
+        self._queries: dict[tuple[str, str], QueryVector] = {}
+
+    async def query_vector(self, text: str, *, scope: str) -> QueryVector:
+        if (scope, text) not in self._queries:
+            self._queries[scope, text] = await self._inner.query_vector(text, scope=scope)
+        return self._queries[scope, text]
+
+    async def index_for(self, scope: str) -> QueryVector:
+        return await self._inner.index_for(scope)
 
     async def embed(self, texts: list[str], *, scope: str = "") -> list[list[float]]:
         missing = [text for text in dict.fromkeys(texts) if text not in self._vectors]

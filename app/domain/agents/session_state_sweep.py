@@ -1,0 +1,43 @@
+"""A step of the memory sweeper (app/domain/memory/sweep_steps.py): agent session states whose
+expires_at has passed are deleted, in batches. Readers already hide them (session_state.py);
+this reclaims the nodes. A state without expires_at never matches."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from app.domain.memory.sweep_steps import StepResult
+from app.graph.executor import GraphExecutor
+
+KIND = "agent_session_states"  # the step's count in the sweep's `expired` counts
+MAX_BATCHES = 1_000
+# Seeks index agent_session_state_expires (migration 0033).
+PURGE_EXPIRED_STATES = """
+MATCH (st:AgentSessionState)
+WHERE st.expires_at <= $now AND ($client_id IS NULL OR st.client_id = $client_id)
+WITH st LIMIT $batch
+WITH st, st.client_id AS client_id
+DETACH DELETE st
+RETURN client_id, count(*) AS purged
+"""
+
+
+@dataclass
+class SessionStateExpiry:
+    """A sweep step: one client's expired agent session states deleted, or every client's."""
+
+    graph: GraphExecutor
+    batch: int = 500
+
+    async def __call__(self, client_id: str | None) -> StepResult:
+        result = StepResult()
+        for _ in range(MAX_BATCHES):
+            params = {"now": datetime.now(UTC), "client_id": client_id, "batch": self.batch}
+            rows = await self.graph.write(PURGE_EXPIRED_STATES, params)
+            for row in rows:
+                counts = result.per_client.setdefault(row["client_id"], {})
+                counts[KIND] = counts.get(KIND, 0) + int(row["purged"])
+            if sum(int(row["purged"]) for row in rows) < self.batch:
+                break
+        return result
