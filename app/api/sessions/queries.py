@@ -15,7 +15,7 @@ from app.api.read.selection import connection_nodes, selected, under
 from app.api.resolve import run
 from app.api.sessions import outputs as o
 from app.api.sessions.inputs import RehydrateMode
-from app.api.types.connection import Connection, Edge, PageInfo
+from app.api.types.connection import Connection, page_connection
 from app.api.types.memory import MemoryRecord
 from app.api.types.sessions import MemorySession
 from app.domain import sessions
@@ -58,15 +58,7 @@ class SessionQueries:
             after=after,
         )
         nodes = await load_records(info, MemoryRecord, page.items, connection_nodes(selected(info)))
-        edges = [Edge(cursor=c, node=n) for c, n in zip(page.cursors, nodes, strict=True)]
-        return Connection(
-            edges=edges,
-            page_info=PageInfo(
-                has_next_page=page.has_next_page,
-                end_cursor=page.cursors[-1] if page.cursors else None,
-            ),
-            total_count=page.total_count,
-        )
+        return page_connection(page, nodes)
 
     @strawberry.field(
         description="Live entries of one session (of one timeline) by meaning and/or words, "

@@ -7,7 +7,7 @@ from typing import Any, Generic, TypeVar
 
 import strawberry
 
-from app.domain.kernel.pagination import encode_cursor
+from app.domain.kernel.pagination import Page, encode_cursor
 from app.graph.values import parse_datetime
 
 T = TypeVar("T")
@@ -52,4 +52,16 @@ def connection(
             has_next_page=len(nodes) > first, end_cursor=cursors[-1] if cursors else None
         ),
         total_count=total,
+    )
+
+
+def page_connection(page: Page[Any], nodes: list[T]) -> Connection[T]:
+    """A connection of a domain page's nodes (as loaded for the caller's selection)."""
+    return Connection(
+        edges=[Edge(cursor=c, node=n) for c, n in zip(page.cursors, nodes, strict=True)],
+        page_info=PageInfo(
+            has_next_page=page.has_next_page,
+            end_cursor=page.cursors[-1] if page.cursors else None,
+        ),
+        total_count=page.total_count,
     )

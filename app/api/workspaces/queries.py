@@ -11,7 +11,7 @@ from app.api.context import Info
 from app.api.read.records import load_record, load_records
 from app.api.read.selection import connection_nodes, selected
 from app.api.resolve import run
-from app.api.types.connection import Connection, Edge, PageInfo
+from app.api.types.connection import Connection, page_connection
 from app.api.types.workspaces import WorkspaceFile, WorkspaceFileVersion
 from app.api.workspaces.outputs import WorkspaceDiff
 from app.domain import workspaces
@@ -43,15 +43,7 @@ class WorkspaceQueries:
         )
         fields = connection_nodes(selected(info))
         nodes = await load_records(info, WorkspaceFile, page.items, fields)
-        edges = [Edge(cursor=c, node=n) for c, n in zip(page.cursors, nodes, strict=True)]
-        return Connection(
-            edges=edges,
-            page_info=PageInfo(
-                has_next_page=page.has_next_page,
-                end_cursor=page.cursors[-1] if page.cursors else None,
-            ),
-            total_count=page.total_count,
-        )
+        return page_connection(page, nodes)
 
     @strawberry.field(
         description="One file by its id, or by its workspaceId and path (a deleted one too: "

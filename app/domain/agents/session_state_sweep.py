@@ -7,11 +7,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from app.domain.memory.sweep_steps import StepResult
+from app.domain.memory.sweep_steps import StepResult, purge_in_batches
 from app.graph.executor import GraphExecutor
 
 KIND = "agent_session_states"  # the step's count in the sweep's `expired` counts
-MAX_BATCHES = 1_000
 # Seeks index agent_session_state_expires (migration 0033).
 PURGE_EXPIRED_STATES = """
 MATCH (st:AgentSessionState)
@@ -31,13 +30,7 @@ class SessionStateExpiry:
     batch: int = 500
 
     async def __call__(self, client_id: str | None) -> StepResult:
-        result = StepResult()
-        for _ in range(MAX_BATCHES):
-            params = {"now": datetime.now(UTC), "client_id": client_id, "batch": self.batch}
-            rows = await self.graph.write(PURGE_EXPIRED_STATES, params)
-            for row in rows:
-                counts = result.per_client.setdefault(row["client_id"], {})
-                counts[KIND] = counts.get(KIND, 0) + int(row["purged"])
-            if sum(int(row["purged"]) for row in rows) < self.batch:
-                break
-        return result
+        params = {"now": datetime.now(UTC), "client_id": client_id}
+        return await purge_in_batches(
+            self.graph, PURGE_EXPIRED_STATES, params, kind=KIND, batch=self.batch
+        )

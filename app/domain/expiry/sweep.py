@@ -16,8 +16,7 @@ from app.artifacts.store import ArtifactStore
 from app.domain.expiry.cypher import PURGE_SESSIONS, PURGE_THREADS, TRIM_CAPPED
 from app.domain.expiry.objects import remove_thread_objects
 from app.domain.memory.content import remove_unreferenced
-from app.domain.memory.sweep_steps import StepResult
-from app.domain.memory.sweeper import MAX_BATCHES
+from app.domain.memory.sweep_steps import MAX_BATCHES, StepResult
 from app.graph.executor import GraphExecutor
 
 Remover = Callable[[str, list[str]], Awaitable[int]]

@@ -6,14 +6,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any
 
-from app.domain.memory.sweep_steps import StepResult
+from app.domain.memory.sweep_steps import StepResult, purge_in_batches
 from app.graph.executor import GraphExecutor
 
 DAY_S = 86_400.0
 KIND = "access_log_entries"  # the step's count in the sweep's `expired` counts
-MAX_BATCHES = 1_000
 # Seeks index access_log_created (migration 0034).
 PURGE_OLD_ENTRIES = """
 MATCH (e:AccessLogEntry)
@@ -34,19 +32,10 @@ class AccessLogRetention:
     batch: int = 500
 
     async def __call__(self, client_id: str | None, now: datetime | None = None) -> StepResult:
-        result = StepResult()
         if self.retention_days <= 0:
-            return result
-        params: dict[str, Any] = {
-            "before": (now or datetime.now(UTC)) - timedelta(seconds=self.retention_days * DAY_S),
-            "client_id": client_id,
-            "batch": self.batch,
-        }
-        for _ in range(MAX_BATCHES):
-            rows = await self.graph.write(PURGE_OLD_ENTRIES, params)
-            for row in rows:
-                counts = result.per_client.setdefault(row["client_id"], {})
-                counts[KIND] = counts.get(KIND, 0) + int(row["purged"])
-            if sum(int(row["purged"]) for row in rows) < self.batch:
-                break
-        return result
+            return StepResult()
+        before = (now or datetime.now(UTC)) - timedelta(seconds=self.retention_days * DAY_S)
+        params = {"before": before, "client_id": client_id}
+        return await purge_in_batches(
+            self.graph, PURGE_OLD_ENTRIES, params, kind=KIND, batch=self.batch
+        )

@@ -4,12 +4,16 @@ and says what it purged per client and kind, and how many stored objects it remo
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from app.domain.memory import access_log
+from app.graph.executor import GraphExecutor
 
 Counts = dict[str, dict[str, int]]  # client -> kind -> purged
+# A step stops after this many batches in one run (the next run goes on).
+MAX_BATCHES = 1_000
 
 
 @dataclass
@@ -19,6 +23,22 @@ class StepResult:
 
 
 SweepStep = Callable[[str | None], Awaitable[StepResult]]
+
+
+async def purge_in_batches(
+    graph: GraphExecutor, query: str, params: Mapping[str, Any], *, kind: str, batch: int
+) -> StepResult:
+    """Runs `query` (one transaction per batch of at most `$batch`, rows of `client_id` and
+    `purged`) until a batch is not full; what it purged per client, as `kind`."""
+    result = StepResult()
+    for _ in range(MAX_BATCHES):
+        rows = await graph.write(query, {**params, "batch": batch})
+        for row in rows:
+            counts = result.per_client.setdefault(row["client_id"], {})
+            counts[kind] = counts.get(kind, 0) + int(row["purged"])
+        if sum(int(row["purged"]) for row in rows) < batch:
+            break
+    return result
 
 
 def merge_counts(into: Counts, result: StepResult) -> None:

@@ -19,7 +19,7 @@ from typing import Any
 from app.artifacts.store import ArtifactStore
 from app.domain.memory import access_log
 from app.domain.memory.content import purge_record, remove_unreferenced
-from app.domain.memory.sweep_steps import SweepStep, merge_counts, totals
+from app.domain.memory.sweep_steps import MAX_BATCHES, SweepStep, merge_counts, totals
 from app.domain.memory.transcripts import purge_old_transcripts
 from app.graph.executor import GraphExecutor
 from app.settings import Settings
@@ -34,7 +34,6 @@ WITH r LIMIT $batch
 RETURN client_id, count(*) AS purged, sum(size(versions)) AS versions, collect(uris) AS uris
 """
 RUNS_KEPT = 20
-MAX_BATCHES = 1_000
 
 
 @dataclass
