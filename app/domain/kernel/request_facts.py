@@ -50,9 +50,16 @@ class RequestFacts:
     client_address: str | None = None
     session_id: str | None = None
     body: Any = None  # the parsed JSON body, as the client sent it
+    # request_data's answer, made once per request however many entries it writes.
+    sanitised_data: tuple[str | None] | None = None
 
     def request_data(self) -> str | None:
         """The sanitised operation name and variables as JSON text; None without a body."""
+        if self.sanitised_data is None:
+            self.sanitised_data = (self._sanitise(),)
+        return self.sanitised_data[0]
+
+    def _sanitise(self) -> str | None:
         operations = self.body if isinstance(self.body, list) else [self.body]
         shown = [_operation(op) for op in operations if isinstance(op, dict)]
         if not shown:
@@ -78,7 +85,7 @@ def note_body(body: Any) -> None:
     """The request's parsed JSON body (no request open: nothing to note)."""
     facts = _facts.get()
     if facts is not None:
-        facts.body = body
+        facts.body, facts.sanitised_data = body, None
 
 
 def current() -> RequestFacts | None:

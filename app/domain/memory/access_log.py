@@ -62,6 +62,8 @@ def installed() -> AccessLogWriter | None:
 
 
 def record(principal: Principal, audit: Audit, outcome: AccessOutcome) -> None:
+    if installed() is None:
+        return  # nothing to log to: the request's facts need not be sanitised
     facts = request_facts.current()
     session = audit.target_id if audit.target_type == "MemorySession" else audit.session_id
     _submit(
