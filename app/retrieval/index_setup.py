@@ -8,6 +8,7 @@ import asyncio
 import logging
 
 from app.graph.executor import GraphExecutor
+from app.model.enums import MemoryIndexStatus
 from app.retrieval import memory_index as mi
 from app.retrieval.embedder import Embedder
 from app.retrieval.index_registry import IndexRegistry
@@ -37,8 +38,13 @@ async def open_registry(
         await mi.ensure_default(graph, legacy=legacy_slot(LEGACY_MODEL), configured=configured)
         registry.invalidate()
         view = await registry.view()
-    for index in {entry.index for entry in view.entries() if entry.status != "retired"}:
-        await mi.ensure_vector_index(graph, index, wait_s=INDEX_ONLINE_WAIT_S)
+    # Every index the worker writes exists; start-up waits only for those search reads (a
+    # client's BUILDING index, still populating, can take minutes to come online).
+    entries = view.entries()
+    searched = {entry.index for entry in entries if entry.status == MemoryIndexStatus.ACTIVE}
+    for index in {entry.index for entry in entries if entry.status != MemoryIndexStatus.RETIRED}:
+        wait_s = INDEX_ONLINE_WAIT_S if index in searched else None
+        await mi.ensure_vector_index(graph, index, wait_s=wait_s)
     active = view.active(mi.DEPLOYMENT)
     if active.model != embedder.model_name:
         log.warning(

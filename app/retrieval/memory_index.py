@@ -112,8 +112,11 @@ async def ensure_default(
     )
 
 
-async def ensure_vector_index(graph: GraphExecutor, index: VectorIndex, *, wait_s: float) -> None:
-    """The model's vector index (the first model's comes from migration 0011), online."""
+async def ensure_vector_index(
+    graph: GraphExecutor, index: VectorIndex, *, wait_s: float | None
+) -> None:
+    """The model's vector index (the first model's comes from migration 0011), online within
+    `wait_s` unless that is None."""
     if index.property == LEGACY_PROPERTY:
         return
     try:
@@ -121,7 +124,8 @@ async def ensure_vector_index(graph: GraphExecutor, index: VectorIndex, *, wait_
     except Neo4jError as error:  # IF NOT EXISTS, yet another process created it meanwhile
         if error.code != CREATED_MEANWHILE:
             raise
-    await graph.write("CALL db.awaitIndex($name, $wait)", {"name": index.index, "wait": wait_s})
+    if wait_s is not None:
+        await graph.write("CALL db.awaitIndex($name, $wait)", {"name": index.index, "wait": wait_s})
 
 
 async def register(graph: GraphExecutor, scope: str, index: VectorIndex) -> MemoryIndexStatus:
