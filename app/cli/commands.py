@@ -13,6 +13,7 @@ from pathlib import Path
 from app.cli.constraints import add_constraints_parser, run_constraints
 from app.cli.importer import add_import_parser, run_import
 from app.cli.keys import add_expiry_options, add_keys_parser, expiry_from, run_keys
+from app.cli.mcp import add_mcp_parser, run_mcp
 from app.cli.snapshots import add_snapshots_parser, run_client_snapshots
 from app.settings import Settings, load_settings
 
@@ -58,6 +59,7 @@ def _parser() -> argparse.ArgumentParser:
     sweep.add_argument("--client-id", default=None, help="only this client's (default: all)")
     add_snapshots_parser(commands)
     add_import_parser(commands)
+    add_mcp_parser(commands)
     return parser
 
 
@@ -86,6 +88,7 @@ def main(argv: list[str] | None = None) -> int:
         "sweep": _sweep,
         "client-snapshots": run_client_snapshots,
         "import": run_import,
+        "mcp": run_mcp,
     }
     return handlers[args.command](settings, args)
 

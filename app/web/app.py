@@ -20,8 +20,10 @@ from app.api.edge.graphiql_assets import LOCAL_PREFIX, local_assets
 from app.api.edge.introspection import IntrospectionAnswers
 from app.api.edge.rate_limit import KeyRateLimits, rate_limit_storage
 from app.api.read.http_view import GraphQLApp
-from app.runtime import close_services, open_services, start_memory_background
+from app.mcp.http import McpEndpoint, open_mcp_http
+from app.runtime import Services
 from app.runtime.job_metrics import start_job_metrics, stop_job_metrics
+from app.runtime.running import running_services
 from app.runtime.telemetry import start_tracing, stop_tracing
 from app.settings import Settings
 from app.web.auth import RequireApiKey
@@ -51,8 +53,28 @@ def create_app(settings: Settings, *, span_exporter: SpanExporter | None = None)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        services = await open_services(settings)
-        app.state.services = services
+        try:
+            async with running_services(settings) as (services, background):
+                app.state.services, app.state.memory_background = services, background
+                async with _doors(app, services):
+                    job_metrics = start_job_metrics(services, background)
+                    # What start-up built (schema, model, driver) lives as long as the
+                    # process: kept out of the collector's full passes, which otherwise scan
+                    # it all and stall every request.
+                    gc.collect()
+                    gc.freeze()
+                    try:
+                        yield
+                    finally:
+                        gc.unfreeze()
+                        close_probes(app.state)
+                        await stop_job_metrics(job_metrics, services, background)
+        finally:
+            stop_tracing(tracing)
+
+    @asynccontextmanager
+    async def _doors(app: Starlette, services: Services) -> AsyncIterator[None]:
+        """/graphql and /mcp, sharing one key resolver and the rate limits."""
         graphql = GraphQLApp(services, local_ide_assets=ide_assets is not None)
         introspection = IntrospectionAnswers(
             graphql, per_minute=settings.keyless_introspection_per_minute, storage=rate_counts
@@ -60,30 +82,20 @@ def create_app(settings: Settings, *, span_exporter: SpanExporter | None = None)
         app.state.graphql = RequireApiKey(
             graphql, graph=services.graph, introspection=introspection, rate_limits=key_limits
         )
-        app.state.memory_background = start_memory_background(services)
-        if settings.embedding_worker_in_process:
-            services.indexer.start()
-        job_metrics = start_job_metrics(services, app.state.memory_background)
-        # What start-up built (schema, model, driver) lives as long as the process: kept out
-        # of the collector's full passes, which otherwise scan it all and stall every request.
-        gc.collect()
-        gc.freeze()
+        keys = app.state.graphql.keys
+        app.state.mcp = open_mcp_http(services, graphql.built_schema, keys, key_limits)
         try:
-            yield
+            async with app.state.mcp.running():
+                yield
         finally:
-            gc.unfreeze()
-            await app.state.memory_background.stop()
-            await app.state.graphql.keys.close()
-            await close_services(services)
-            close_probes(app.state)
-            await stop_job_metrics(job_metrics, services, app.state.memory_background)
-            stop_tracing(tracing)
+            await keys.close()
 
     routes: list[BaseRoute] = [
         Route("/healthz", healthz),
         Route("/readyz", readyz),
         Route("/metrics", metrics),
         Route("/graphql", GraphQLEndpoint(), methods=["GET", "POST"]),
+        Route("/mcp", McpEndpoint(), methods=["GET", "POST", "DELETE"]),
     ]
     if ide_assets is not None:
         routes.append(Mount(LOCAL_PREFIX.rstrip("/"), app=StaticFiles(directory=ide_assets)))

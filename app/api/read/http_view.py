@@ -53,6 +53,7 @@ class GraphQLApp(GraphQL[RequestContext, None]):
     def __init__(self, services: Services, *, local_ide_assets: bool) -> None:
         schema = build_schema(services.settings)
         super().__init__(schema, graphql_ide="graphiql")
+        self.built_schema = schema  # what other doors execute in-process (app/mcp)
         self.graphql_schema = schema._schema  # the root fields that name an operation
         self.services = services
         self.local_ide_assets = local_ide_assets
