@@ -46,7 +46,8 @@ class ToolSpec:
     flatten: str | None = None  # the input-object argument whose fields are the tool's own
     budgeted: bool = False  # takes tokenBudget: the result's lists are cut to fit it
     omit: tuple[str, ...] = ()  # arguments of the field a tool does not offer
-    defaults: dict[str, Any] = field(default_factory=dict)  # arguments a model may leave out
+    # Arguments a model may leave out, where the tool's default differs from GraphQL's.
+    defaults: dict[str, Any] = field(default_factory=dict)
     read_only: bool = False
 
 
@@ -78,7 +79,6 @@ TOOLS: tuple[ToolSpec, ...] = (
         "{ id key text kind } cycle { id sequence status output } } }",
         flatten="input",
         budgeted=True,
-        defaults={"mode": "HYBRID", "k": 10, "recentResults": 3},
         read_only=True,
     ),
     ToolSpec(
@@ -98,7 +98,6 @@ TOOLS: tuple[ToolSpec, ...] = (
         flatten="input",
         budgeted=True,
         omit=("anchorId",),
-        defaults={"mode": "HYBRID", "k": 10, "mmr": False, "mmrTradeOff": 0.5},
         read_only=True,
     ),
     ToolSpec(
@@ -108,7 +107,6 @@ TOOLS: tuple[ToolSpec, ...] = (
         "inactive, restorable by remembering again); hard=true deletes it and its versions.",
         {"id": "5b6f0a7e-1c1d-4b8e-9a55-1f0c2f1e8a10", "hard": False},
         "{ id hard versionsDeleted objectsDeleted }",
-        defaults={"hard": False},
     ),
     ToolSpec(
         "get_context",
@@ -128,7 +126,6 @@ TOOLS: tuple[ToolSpec, ...] = (
         "workspace { brandVoice { key value } icps { key value } preferences { key value } } "
         "relevantMemories " + ENTRY + " relevantContent { recordId recordType score } }",
         flatten="input",
-        defaults={"tokenBudget": 2000, "limit": 10, "includeSemantic": True},
         read_only=True,
     ),
     ToolSpec(
@@ -149,7 +146,6 @@ TOOLS: tuple[ToolSpec, ...] = (
         "threads { id platform status summaryShort } "
         "episodes { id agentName taskClass status outputSummary } }",
         flatten="input",
-        defaults={"tokenBudget": 2000, "includeRawEvents": False},
         read_only=True,
     ),
     ToolSpec(
@@ -196,7 +192,7 @@ TOOLS: tuple[ToolSpec, ...] = (
         "{ mode totalEntries truncated session " + SESSION + " summary { id text } "
         "entries { id text timeline createdAt } }",
         budgeted=True,
-        defaults={"mode": "SUMMARY_ONLY", "limit": 50},
+        defaults={"limit": 50},
         read_only=True,
     ),
     ToolSpec(
@@ -231,7 +227,6 @@ TOOLS: tuple[ToolSpec, ...] = (
         },
         EPISODE,
         flatten="input",
-        defaults={"decisions": []},
     ),
     ToolSpec(
         "record_cycle",
@@ -245,7 +240,6 @@ TOOLS: tuple[ToolSpec, ...] = (
         },
         "{ id agentName sequence status thoughts toolCall createdAt }",
         flatten="input",
-        defaults={"memoryIds": [], "workspaceCues": []},
     ),
     ToolSpec(
         "learn_from_feedback",
@@ -256,7 +250,6 @@ TOOLS: tuple[ToolSpec, ...] = (
         "{ event { id success rating } patterns { taskType totalTasks successRate "
         "patterns { pattern count successRate } } }",
         flatten="input",
-        defaults={"patterns": []},
     ),
     ToolSpec(
         "link_records",
@@ -320,7 +313,6 @@ TOOLS: tuple[ToolSpec, ...] = (
         "{ duplicate event { id threadId sequence direction eventType text createdAt } }",
         flatten="input",
         omit=("media",),
-        defaults={"media": [], "mediaUris": []},
     ),
     ToolSpec(
         "thread_summary",
@@ -353,7 +345,7 @@ READS: dict[str, ToolSpec] = {
         "A memory session and its summary.",
         {"id": "7d1e2c3b-0a4f-4e5d-8c6b-9a8f7e6d5c4b"},
         "{ totalEntries session " + SESSION + " summary { id text } }",
-        defaults={"mode": "SUMMARY_ONLY", "limit": 1},
+        defaults={"limit": 1},
     ),
     "trace": ToolSpec(
         "trace",

@@ -44,18 +44,15 @@ def test_a_flattened_input_is_the_tools_own_arguments() -> None:
     assert variables == {"idempotencyKey": "k1", "input": {"text": "x", "kind": "SEMANTIC"}}
 
 
-def test_tool_defaults_make_required_graphql_arguments_optional() -> None:
+def test_graphql_defaults_make_arguments_optional_and_are_left_to_graphql() -> None:
     search = build(next(s for s in TOOLS if s.name == "search_memory"), SCHEMA)
+    properties = search.input_schema["properties"]
     assert search.input_schema["required"] == ["text"]
-    assert search.input_schema["properties"][TOKEN_BUDGET]["default"] == 2000
-    variables = search.variables({"text": "q", TOKEN_BUDGET: 100})
-    assert variables["input"] == {
-        "text": "q",
-        "mode": "HYBRID",
-        "k": 10,
-        "mmr": False,
-        "mmrTradeOff": 0.5,
-    }
+    assert (properties["mode"]["default"], properties["k"]["default"]) == ("HYBRID", 10)
+    assert properties[TOKEN_BUDGET]["default"] == 2000
+    assert search.variables({"text": "q", TOKEN_BUDGET: 100}) == {"input": {"text": "q"}}
+    rehydrate = build(next(s for s in TOOLS if s.name == "session_rehydrate"), SCHEMA)
+    assert rehydrate.variables({"id": "x"}) == {"id": "x", "limit": 50}  # the tool's own
 
 
 def test_results_drop_nulls_and_are_cut_from_their_longest_list_to_fit() -> None:
