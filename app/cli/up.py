@@ -29,6 +29,7 @@ def print_banner(settings: Settings, key: str) -> None:
         "",
         "agentmem is starting",
         f"  GraphQL + GraphiQL  {api}/graphql",
+        f"  MCP (HTTP)          {api}/mcp   (stdio: agentmem mcp --key KEY)",
         f"  health / ready      {api}/healthz   {api}/readyz",
         f"  Neo4j Browser       http://127.0.0.1:{settings.neo4j_http_port}/browser/",
         f"  Bolt                {settings.neo4j_uri}  (user {settings.neo4j_user})",

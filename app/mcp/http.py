@@ -13,7 +13,9 @@ from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from starlette.requests import Request
 from starlette.types import Receive, Scope, Send
 
+from app.api.edge.api_key import UNAUTHENTICATED, presented_key
 from app.api.edge.asgi import headers_of, send_json
+from app.api.edge.key_cache import KeyResolver
 from app.api.edge.rate_limit import KeyRateLimits
 from app.api.errors import send_unavailable
 from app.domain.kernel.errors import Unavailable
@@ -21,8 +23,6 @@ from app.domain.kernel.principal import Principal
 from app.mcp.calls import ToolCalls
 from app.mcp.server import McpDoor, build_server
 from app.runtime import Services
-from app.web.auth import UNAUTHENTICATED, presented_key
-from app.web.key_cache import KeyResolver
 
 
 async def _principal_of(request: Request) -> Principal | None:

@@ -147,10 +147,17 @@ def build_server(door: McpDoor, stdio_request: Request | None = None) -> Server[
         )
         return types.ReadResourceResult(contents=[contents])
 
+    def input_schema(name: str) -> dict[str, Any] | None:
+        """For the SDK's check of a call's Mcp-Param headers (2026-07-28 requests): without it
+        the SDK lists every tool, schemas and all, on each call to find this one."""
+        operation = door.calls.operations.get(name)
+        return None if operation is None else operation.input_schema
+
     return Server(
         "agentmem",
         version="0.1.0",
         instructions=INSTRUCTIONS,
+        get_tool_input_schema=input_schema,
         on_list_tools=list_tools,
         on_call_tool=call_tool,
         on_list_resource_templates=list_templates,

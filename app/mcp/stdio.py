@@ -10,6 +10,7 @@ import sys
 from mcp.server.stdio import stdio_server
 from starlette.requests import Request
 
+from app.api.edge.key_cache import KeyResolver
 from app.api.edge.rate_limit import KeyRateLimits, rate_limit_storage
 from app.api.schema import build_schema
 from app.domain.kernel.principal import Principal
@@ -17,7 +18,6 @@ from app.mcp.calls import ToolCalls
 from app.mcp.server import McpDoor, build_server
 from app.runtime.running import running_services
 from app.settings import Settings
-from app.web.key_cache import KeyResolver
 
 # What the tools read of "the request" on stdio: no headers, the local client.
 STDIO_SCOPE = {

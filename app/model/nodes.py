@@ -74,7 +74,7 @@ class ApiKey(Record):
     revoked = BooleanProperty(default=False)
     revoked_at = DateTimeProperty()
     expires_at = DateTimeProperty()
-    last_used_at = DateTimeProperty()  # approximate: app/web/key_cache.py
+    last_used_at = DateTimeProperty()  # approximate: app/api/edge/key_cache.py
     rotated_from = StringProperty()  # the id of the key this one replaced
 
 

@@ -12,8 +12,10 @@ from collections.abc import Mapping
 from starlette.requests import Request
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from app.api.edge.api_key import UNAUTHENTICATED, presented_key
 from app.api.edge.asgi import error_body, headers_of, send_json
 from app.api.edge.introspection import IntrospectionAnswers
+from app.api.edge.key_cache import KeyResolver
 from app.api.edge.rate_limit import KeyRateLimits, send_rate_limited
 from app.api.edge.request_body import BadBody, request_json
 from app.api.errors import send_unavailable
@@ -21,27 +23,8 @@ from app.api.read.view_request import read_body, replay
 from app.domain.kernel.errors import Unavailable
 from app.graph.executor import GraphExecutor
 from app.web.body_limits import declared_size
-from app.web.key_cache import KeyResolver
 
 KEYLESS_MAX_BODY = 32_768
-UNAUTHENTICATED = {
-    "errors": [
-        {
-            "message": "missing or unknown API key; send 'Authorization: Bearer <key>' "
-            "(create one with `agentmem create-key`)",
-            "extensions": {"code": "UNAUTHENTICATED"},
-        }
-    ]
-}
-
-
-def presented_key(headers: Mapping[bytes, bytes]) -> str | None:
-    """The secret of `Authorization: Bearer <key>` or `X-API-Key: <key>`, from headers_of."""
-    header = headers.get(b"authorization", b"").decode("latin-1")
-    if header[:7].lower() == "bearer ":
-        return header[7:].strip()
-    key = headers.get(b"x-api-key")
-    return None if key is None else key.decode("latin-1")
 
 
 def wants_ide(scope: Scope, headers: Mapping[bytes, bytes]) -> bool:

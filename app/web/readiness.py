@@ -10,11 +10,11 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from app.api.edge.api_key import presented_key
 from app.api.edge.asgi import headers_of
 from app.domain.keys import authenticate
 from app.model.enums import Role
 from app.runtime import Services
-from app.web.auth import presented_key
 from app.web.readiness_checks import CHECK_TIMEOUT_S, close_probes, shared_checks
 
 __all__ = ["close_probes", "readyz"]

@@ -7,13 +7,13 @@ import base64
 import uuid
 from typing import Any
 
+from app.api.edge.key_cache import USAGE_PROPERTIES
 from app.artifacts.store import ArtifactStore, make_client
 from app.cli.admin import create_key
 from app.domain.kernel.principal import Principal
 from app.model.enums import Role
 from app.model.search_index import INDEX_PROPERTIES, SEARCHABLE_LABEL
 from app.settings import Settings
-from app.web.key_cache import USAGE_PROPERTIES
 from tests.integration.conftest import Caller
 
 MISSING_ID = "00000000-0000-4000-8000-000000000000"

@@ -32,8 +32,10 @@ from agentmem_client.input_types import (
 from agentmem_client.sync_client import AgentMemSync
 
 from app.cli.commands import REPO
-from tests.integration.conftest import Caller
+from app.settings import Settings
+from tests.integration.conftest import Caller, new_caller
 from tests.integration.mcp_flow import INDEXED_WITHIN_S
+from tests.integration.search_helpers import search, wait_indexed
 from tests.integration.seed_graph import seed_graph
 
 CLIENT = REPO / "clients" / "python"
@@ -209,3 +211,24 @@ def test_the_sync_client(alice: Caller, api_url: str) -> None:
         with pytest.raises(GraphQLClientGraphQLMultiError) as refused:
             mem.remember(text="no kind given")
         assert refused.value.errors[0].extensions["code"] == "VALIDATION"
+
+
+def test_the_readmes_agent_loop_runs_as_written(settings: Settings, api_url: str) -> None:
+    readme = (REPO / "README.md").read_text()
+    after = readme.split("An agent loop in ten lines", 1)[1]
+    code = after.split("```python\n", 1)[1].split("```", 1)[0]
+    assert len(code.strip().splitlines()) <= 10
+    writer = new_caller(settings, api_url, agent_name="writer")
+    seen: list[list[str]] = []
+
+    async def my_model(task: str, memories: list[str]) -> str:
+        seen.append(memories)
+        return f"answered: {task}"
+
+    scope: dict[str, Any] = {"my_model": my_model}
+    exec(code.replace("http://127.0.0.1:8000", api_url), scope)  # noqa: S102 - the README's own
+    search(writer, "warm up", mode="VECTOR", k=1)  # the model's first load outlasts httpx's 5 s
+    asyncio.run(scope["agent_loop"](writer.key, ["caption for the spring launch"]))
+    wait_indexed(writer)  # what it remembered becomes searchable
+    asyncio.run(scope["agent_loop"](writer.key, ["caption for the spring launch, again"]))
+    assert seen == [[], ["answered: caption for the spring launch"]]

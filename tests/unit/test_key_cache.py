@@ -1,4 +1,5 @@
-"""The API key resolver's cache (app/web/key_cache.py) with a fake graph that counts its reads."""
+"""The API key resolver's cache (app/api/edge/key_cache.py) with a fake graph that counts its
+reads."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from app.api.edge.key_cache import KeyResolver
 from app.domain.kernel.errors import ValidationFailed
 from app.domain.keys import expires_in
 from app.domain.keys.admin import revoke_key
@@ -21,7 +23,6 @@ from app.domain.keys.repository import (
     generate_secret,
     key_status,
 )
-from app.web.key_cache import KeyResolver
 
 
 class FakeGraph:

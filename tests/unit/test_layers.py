@@ -34,6 +34,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("app.runtime",),
     # GraphQL: types, resolvers, the read path and the HTTP edge of GraphQL.
     ("app.api",),
+    # Other doors to the same schema: MCP (tools and resources run as GraphQL root fields).
+    ("app.mcp",),
     # The Starlette app, middleware, key check, readiness, uvicorn.
     ("app.web",),
     # Tools beside the service.

@@ -4,7 +4,7 @@ a missing one; None is the operator's scope (the CLI), any client.
 
 A revoked key is refused by every API process once its revocation (or rotation) is answered: the
 answer waits out the time a process may trust a key it looked up (TRUSTED_FOR_S, from the
-lookup's start; app/web/key_cache.py), whichever door revoked it. An expired key is refused on
+lookup's start; app/api/edge/key_cache.py), whichever door revoked it. An expired key is refused on
 every request.
 """
 
@@ -145,7 +145,7 @@ async def rotate_key(
 
 async def _outlast_trusted_lookups() -> None:
     """Every lookup that could have found the key active began before the revocation committed;
-    after this, no process trusts one (app/web/key_cache.py). Outside any request deadline: a
+    after this, no process trusts one (app/api/edge/key_cache.py). Outside any request deadline: a
     revocation that committed is answered as done."""
     with deadline_paused():
         await asyncio.sleep(TRUSTED_FOR_S)

@@ -80,7 +80,7 @@ class FoundKey:
     last_used_at: datetime | None
 
     def authenticates(self, now: datetime) -> bool:
-        # Not revoked when looked up, at most TRUSTED_FOR_S ago (app/web/key_cache.py).
+        # Not revoked when looked up, at most TRUSTED_FOR_S ago (app/api/edge/key_cache.py).
         return key_status(False, self.expires_at, now) is KeyStatus.ACTIVE
 
 
