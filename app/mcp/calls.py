@@ -1,21 +1,20 @@
 """Runs a tool for a principal: the arguments checked against the tool's JSON Schema, the tool's
-operation executed in-process on the GraphQL schema (the resolvers and domain functions that
-GraphQL requests run, no HTTP hop), and its first error, if any, raised as a ToolFailure with
-the code and message GraphQL would have answered."""
+document run in-process as the GraphQL view runs a POSTed one (`GraphQLApp.run_operation`: a
+read plan where one was learned, else strawberry over the same resolvers and domain functions;
+no HTTP hop), and its first error, if any, raised as a ToolFailure with the code and message
+GraphQL would have answered."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
 
-import strawberry
 from jsonschema import Draft202012Validator
 from starlette.requests import Request
 
-from app.api.context import RequestContext
-from app.artifacts.read_budget import open_read_budget
+from app.api.read.http_view import GraphQLApp
+from app.domain.kernel.errors import Unavailable
 from app.domain.kernel.principal import Principal
-from app.graph.executor import start_counting
 from app.mcp.budget import compact, fit
 from app.mcp.catalogue import READS, TOOLS
 from app.mcp.operations import DEFAULT_TOKEN_BUDGET, TOKEN_BUDGET, Operation, build
@@ -36,11 +35,12 @@ class ToolFailure(Exception):
 
 
 class ToolCalls:
-    def __init__(self, services: Services, schema: strawberry.Schema) -> None:
+    def __init__(self, services: Services, view: GraphQLApp) -> None:
         self.services = services
-        self.schema = schema
-        self.operations = {spec.name: build(spec, schema._schema) for spec in TOOLS}
-        self.reads = {kind: build(spec, schema._schema) for kind, spec in READS.items()}
+        self.view = view
+        schema = view.graphql_schema
+        self.operations = {spec.name: build(spec, schema) for spec in TOOLS}
+        self.reads = {kind: build(spec, schema) for kind, spec in READS.items()}
         self._checks = {
             name: Draft202012Validator(op.input_schema) for name, op in self.operations.items()
         }
@@ -79,18 +79,14 @@ class ToolCalls:
         request: Request,
     ) -> Any:
         """The operation's root field's data, run as `principal` within the request limits."""
-        settings = self.services.settings
-        open_read_budget(settings.request_read_max_bytes)
-        context = RequestContext(
-            request=request,
-            services=self.services,
-            principal=principal,
-            round_trips=start_counting(),
-        )
-        with request_deadline(settings.dependency_timeout_s):
-            result = await self.schema.execute(
-                operation.document, variable_values=variables, context_value=context
-            )
+        context = await self.view.get_context(request, None)  # as a POSTed one gets its own
+        context.principal = principal  # the caller of this call (stdio has no request state)
+        with request_deadline(self.services.settings.dependency_timeout_s):
+            try:
+                ran = await self.view.run_operation(context, operation.document, None, variables)
+            except Unavailable as outage:
+                raise ToolFailure(outage.code, outage.message, dict(outage.details)) from None
+        result = ran.result
         if result.errors:
             error = result.errors[0]
             extensions = dict(error.extensions or {})

@@ -8,7 +8,6 @@ from __future__ import annotations
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 
-import strawberry
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from starlette.requests import Request
 from starlette.types import Receive, Scope, Send
@@ -18,6 +17,7 @@ from app.api.edge.asgi import headers_of, send_json
 from app.api.edge.key_cache import KeyResolver
 from app.api.edge.rate_limit import KeyRateLimits
 from app.api.errors import send_unavailable
+from app.api.read.http_view import GraphQLApp
 from app.domain.kernel.errors import Unavailable
 from app.domain.kernel.principal import Principal
 from app.mcp.calls import ToolCalls
@@ -52,11 +52,11 @@ class McpHttp:
 
 def open_mcp_http(
     services: Services,
-    schema: strawberry.Schema,
+    view: GraphQLApp,
     keys: KeyResolver,
     rate_limits: KeyRateLimits | None,
 ) -> McpHttp:
-    door = McpDoor(ToolCalls(services, schema), _principal_of, rate_limits)
+    door = McpDoor(ToolCalls(services, view), _principal_of, rate_limits)
     manager = StreamableHTTPSessionManager(
         app=build_server(door),
         stateless=True,

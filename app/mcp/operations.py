@@ -18,6 +18,7 @@ from graphql import (
     GraphQLNonNull,
     GraphQLObjectType,
     GraphQLSchema,
+    Undefined,
 )
 
 from app.mcp.catalogue import ToolSpec
@@ -109,12 +110,20 @@ def _add(
 
 
 def _document(kind: str, spec: ToolSpec, offered: dict[str, GraphQLArgument]) -> str:
-    declared = ", ".join(f"${n}: {a.type}" for n, a in offered.items())
+    declared = ", ".join(f"${n}: {_variable_type(a)}" for n, a in offered.items())
     passed = ", ".join(f"{n}: ${n}" for n in offered)
     name = "".join(part.title() for part in spec.name.split("_"))
     head = f"{kind} {name}({declared})" if declared else f"{kind} {name}"
     call = f"{spec.root}({passed})" if passed else spec.root
     return f"{head} {{ {call} {spec.select} }}"
+
+
+def _variable_type(argument: GraphQLArgument) -> str:
+    """An argument with a default takes a nullable variable: left out, the default applies."""
+    kind = argument.type
+    if isinstance(kind, GraphQLNonNull) and argument.default_value is not Undefined:
+        return str(kind.of_type)
+    return str(kind)
 
 
 def describe(operation: Operation) -> str:

@@ -12,7 +12,7 @@ from starlette.requests import Request
 
 from app.api.edge.key_cache import KeyResolver
 from app.api.edge.rate_limit import KeyRateLimits, rate_limit_storage
-from app.api.schema import build_schema
+from app.api.read.http_view import GraphQLApp
 from app.domain.kernel.principal import Principal
 from app.mcp.calls import ToolCalls
 from app.mcp.server import McpDoor, build_server
@@ -44,7 +44,8 @@ async def serve_stdio(settings: Settings, key: str) -> int:
         rate_limits = KeyRateLimits(
             settings.key_rate_limits, rate_limit_storage(settings.rate_limit_storage_uri)
         )
-        door = McpDoor(ToolCalls(services, build_schema(settings)), authenticate, rate_limits)
+        view = GraphQLApp(services, local_ide_assets=False)
+        door = McpDoor(ToolCalls(services, view), authenticate, rate_limits)
         server = build_server(door, stdio_request=Request(STDIO_SCOPE))
         try:
             async with stdio_server() as (read, write):

@@ -83,7 +83,7 @@ def create_app(settings: Settings, *, span_exporter: SpanExporter | None = None)
             graphql, graph=services.graph, introspection=introspection, rate_limits=key_limits
         )
         keys = app.state.graphql.keys
-        app.state.mcp = open_mcp_http(services, graphql.built_schema, keys, key_limits)
+        app.state.mcp = open_mcp_http(services, graphql, keys, key_limits)
         try:
             async with app.state.mcp.running():
                 yield

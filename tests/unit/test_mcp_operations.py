@@ -64,3 +64,10 @@ def test_results_drop_nulls_and_are_cut_from_their_longest_list_to_fit() -> None
     assert cut["hits"] == hits[: len(cut["hits"])] and cut["why"] == ["a", "b"]
     assert estimate_tokens({k: v for k, v in cut.items()}) <= 400 + 20
     assert fit(value, 100_000) == value  # within budget: unchanged, no flag
+
+
+def test_an_argument_with_a_default_takes_a_nullable_variable() -> None:
+    forget = build(next(s for s in TOOLS if s.name == "forget"), SCHEMA)
+    assert "$hard: Boolean," in forget.document or "$hard: Boolean)" in forget.document
+    assert "hard" not in forget.input_schema.get("required", [])
+    assert forget.variables({"id": "x"}) == {"id": "x"}  # GraphQL's default (false) applies

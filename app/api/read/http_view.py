@@ -10,6 +10,7 @@ strawberry's view, with the body replayed, so the answers to those do not change
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from cross_web import HTTPException
@@ -49,11 +50,18 @@ from app.runtime import Services
 POST_OPERATIONS = OperationType.from_http("POST")
 
 
+@dataclass(frozen=True)
+class Ran:
+    """An executed operation: its result, and whether a read plan answered it."""
+
+    result: ExecutionResult
+    planned: bool
+
+
 class GraphQLApp(GraphQL[RequestContext, None]):
     def __init__(self, services: Services, *, local_ide_assets: bool) -> None:
         schema = build_schema(services.settings)
         super().__init__(schema, graphql_ide="graphiql")
-        self.built_schema = schema  # what other doors execute in-process (app/mcp)
         self.graphql_schema = schema._schema  # the root fields that name an operation
         self.services = services
         self.local_ide_assets = local_ide_assets
@@ -132,48 +140,63 @@ class GraphQLApp(GraphQL[RequestContext, None]):
         view answers with an HTTP error instead (no query, no such operation, wrong method)."""
         request = Request(scope)
         query, name = operation["query"], operation.get("operationName")
+        context = await self.get_context(request, None)
         variables = operation.get("variables") or {}
+        try:
+            ran = await self.run_operation(
+                context, query, name, variables, operation.get("extensions")
+            )
+        except Unavailable as error:  # a plan's call: strawberry would only meet it again
+            note_operation(self._operation(query, name, None))
+            await send_answer(send, unavailable_body(error))
+            return True
+        except (CannotGetOperationTypeError, InvalidOperationTypeError, MissingQueryError):
+            return False
+        if ran.planned:
+            note_operation(self._operation(query, name, None))
+            await send_answer(send, {"data": ran.result.data, **answer_extensions(context)})
+            return True
+        note_operation(self._operation(query, name, ran.result))
+        await send_answer(send, await self.process_result(request, ran.result))
+        return True
+
+    async def run_operation(
+        self,
+        context: RequestContext,
+        query: str,
+        name: str | None,
+        variables: dict[str, Any],
+        extensions: dict[str, Any] | None = None,
+    ) -> Ran:
+        """One operation as this view runs it, for any door (app/mcp runs its tools here): a
+        read plan answers a document it learned, without GraphQL execution (Unavailable is
+        raised); else strawberry executes it, and a clean run may become a plan."""
         plan = self.plans.find(query, name, variables) if self.plans is not None else None
         replay: Replay | None = None
         if plan is not None:
-            context = await self.get_context(request, None)
-            try:
-                data = await plan.answer(context, variables)
-            except Unavailable as error:  # strawberry would only meet the same outage again
-                note_operation(self._operation(query, name, None))
-                await send_answer(send, unavailable_body(error))
-                return True
+            data = await plan.answer(context, variables)
             if isinstance(data, dict):
                 STATS.answered += 1
-                note_operation(self._operation(query, name, None))
-                await send_answer(send, {"data": data, **answer_extensions(context)})
-                return True
+                return Ran(ExecutionResult(data=data, errors=None), planned=True)
             STATS.declined += 1
             replay = data
-        if replay is None:
-            context = await self.get_context(request, None)
-            if self.plans is not None and self.plans.may_learn(query, name):
-                context.learning = ReadLearning()
-        try:
-            with replaying(replay.outcomes if replay is not None else None):
-                result = await self.schema.execute(
-                    query,
-                    variable_values=operation.get("variables"),
-                    context_value=context,
-                    operation_name=name,
-                    allowed_operation_types=POST_OPERATIONS,
-                    operation_extensions=operation.get("extensions"),
-                )
-        except (CannotGetOperationTypeError, InvalidOperationTypeError, MissingQueryError):
-            return False
+        if replay is None and self.plans is not None and self.plans.may_learn(query, name):
+            context.learning = ReadLearning()
+        with replaying(replay.outcomes if replay is not None else None):
+            result = await self.schema.execute(
+                query,
+                variable_values=variables,
+                context_value=context,
+                operation_name=name,
+                allowed_operation_types=POST_OPERATIONS,
+                operation_extensions=extensions,
+            )
         if not isinstance(result, ExecutionResult):
             raise TypeError(f"a single operation gave {type(result).__name__}")
         if self.plans is not None and context.learning is not None and not result.errors:
             keys = list(result.data or {})
             self.plans.learn(query, name, variables, context.learning, keys)
-        note_operation(self._operation(query, name, result))
-        await send_answer(send, await self.process_result(request, result))
-        return True
+        return Ran(result, planned=False)
 
     def create_response(
         self, response_data: GraphQLHTTPResponse | list[GraphQLHTTPResponse], sub_response: Response
