@@ -180,6 +180,9 @@ class GraphQLApp(GraphQL[RequestContext, None]):
                 return Ran(ExecutionResult(data=data, errors=None), planned=True)
             STATS.declined += 1
             replay = data
+            if replay is None:  # what the plan read stands for nothing: strawberry starts afresh
+                context.round_trips = start_counting()
+                open_read_budget(self.services.settings.request_read_max_bytes)
         if replay is None and self.plans is not None and self.plans.may_learn(query, name):
             context.learning = ReadLearning()
         with replaying(replay.outcomes if replay is not None else None):
