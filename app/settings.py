@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from functools import cached_property
 from pathlib import Path
 from typing import Annotated, Any
@@ -14,6 +15,7 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 from app.model.enums import SCHEDULED_PERIODS, Role, SnapshotPeriod
 
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
+ORIGIN = re.compile(r"https?://[^/\s?#]+")  # what a browser sends in Origin
 NEO4J_SCHEMES = frozenset({"bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc"})
 # About 330 requests a second: far above an agent's pace or the test suite's (a few hundred
 # requests per key), and 5x `bench load`, whose clients all share one key.
@@ -112,6 +114,8 @@ class Settings(BaseSettings):
     api_host: str = "127.0.0.1"
     api_port: int = Field(default=8000, ge=1, le=65535)
     max_body_bytes: int = Field(default=1_000_000, ge=1024)
+    # Browser origins that may call the API (CORS; none by default). Comma-separated.
+    cors_allowed_origins: Annotated[tuple[str, ...], NoDecode] = ()
     max_query_depth: int = Field(default=12, ge=2)
     max_aliases: int = Field(default=30, ge=1)
     max_tokens: int = Field(default=2_000, ge=50)
@@ -241,11 +245,22 @@ class Settings(BaseSettings):
                 ) from None
         return value
 
-    @field_validator("client_snapshot_periods", mode="before")
+    @field_validator("client_snapshot_periods", "cors_allowed_origins", mode="before")
     @classmethod
     def _comma_separated(cls, value: Any) -> Any:
         if isinstance(value, str):
             return tuple(part.strip().lower() for part in value.split(",") if part.strip())
+        return value
+
+    @field_validator("cors_allowed_origins")
+    @classmethod
+    def _origins(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        for origin in value:
+            if origin != "*" and not ORIGIN.fullmatch(origin):
+                raise ValueError(
+                    f"{origin!r} is no origin: write scheme://host[:port] (no path), e.g. "
+                    "'https://app.example.com,http://localhost:5173', or '*'"
+                )
         return value
 
     @field_validator("client_snapshot_periods")

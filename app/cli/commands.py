@@ -147,7 +147,7 @@ def _up(settings: Settings, args: argparse.Namespace) -> int:
         provision_graphiql_assets(settings)
         key = asyncio.run(demo_key(settings))
         print_banner(settings, key)
-        serve(settings)
+        serve(settings, graphiql_key=key)
     finally:
         stop_local_services(settings, only=started)
     return 0

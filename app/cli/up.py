@@ -35,8 +35,8 @@ def print_banner(settings: Settings, key: str) -> None:
         f"  Bolt                {settings.neo4j_uri}  (user {settings.neo4j_user})",
         f"  S3 endpoint         http://{settings.s3_endpoint}  bucket {settings.s3_bucket}",
         f"  demo API key        {key}",
-        "  In GraphiQL, open Headers and paste:",
-        f'    {{"Authorization": "Bearer {key}"}}',
+        "  GraphiQL opens with the demo key in its Headers tab and example operations;",
+        f'  elsewhere send the header  {{"Authorization": "Bearer {key}"}}',
         "  Ctrl-C stops the API and the local servers.",
         "",
     ]

@@ -10,6 +10,7 @@ from contextlib import asynccontextmanager
 from opentelemetry.sdk.trace.export import SpanExporter
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
@@ -25,11 +26,23 @@ from app.runtime import Services
 from app.runtime.job_metrics import start_job_metrics, stop_job_metrics
 from app.runtime.running import running_services
 from app.runtime.telemetry import start_tracing, stop_tracing
-from app.settings import Settings
+from app.settings import LOOPBACK_HOSTS, Settings
 from app.web.auth import RequireApiKey
 from app.web.metrics import RequestMetrics, metrics
 from app.web.middleware import RequestEdge, http_error
 from app.web.readiness import close_probes, readyz
+
+# What a browser app sends: the key, the content type, its ids, and MCP's headers.
+CORS_REQUEST_HEADERS = [
+    "authorization",
+    "content-type",
+    "x-api-key",
+    "x-request-id",
+    "x-session-id",
+    "mcp-protocol-version",
+    "mcp-method",
+    "mcp-name",
+]
 
 
 async def healthz(request: Request) -> Response:
@@ -43,8 +56,15 @@ class GraphQLEndpoint:
         await scope["app"].state.graphql(scope, receive, send)
 
 
-def create_app(settings: Settings, *, span_exporter: SpanExporter | None = None) -> Starlette:
-    """`span_exporter`: where spans go instead of OTLP, when tracing is on (the tests')."""
+def create_app(
+    settings: Settings,
+    *,
+    span_exporter: SpanExporter | None = None,
+    graphiql_key: str | None = None,
+) -> Starlette:
+    """`span_exporter`: where spans go instead of OTLP, when tracing is on (the tests').
+    `graphiql_key`: sent by GraphiQL's page (app/api/edge/graphiql_page.py), on a loopback
+    address only."""
     ide_assets = local_assets(settings)
     tracing = start_tracing(settings, span_exporter)
     # Built before serving, so that a storage URI `limits` cannot use stops start-up.
@@ -75,7 +95,12 @@ def create_app(settings: Settings, *, span_exporter: SpanExporter | None = None)
     @asynccontextmanager
     async def _doors(app: Starlette, services: Services) -> AsyncIterator[None]:
         """/graphql and /mcp, sharing one key resolver and the rate limits."""
-        graphql = GraphQLApp(services, local_ide_assets=ide_assets is not None)
+        local = settings.api_host in LOOPBACK_HOSTS
+        graphql = GraphQLApp(
+            services,
+            local_ide_assets=ide_assets is not None,
+            demo_key=graphiql_key if local else None,
+        )
         introspection = IntrospectionAnswers(
             graphql, per_minute=settings.keyless_introspection_per_minute, storage=rate_counts
         )
@@ -112,4 +137,13 @@ def create_app(settings: Settings, *, span_exporter: SpanExporter | None = None)
         metrics=RequestMetrics(r.path for r in routes if isinstance(r, Route | Mount)),
         tracer=tracing.tracer if tracing is not None else None,
     )
+    if settings.cors_allowed_origins:  # outermost: the edge's own refusals (413, 503) carry it too
+        app.add_middleware(
+            CORSMiddleware,
+            allow_origins=settings.cors_allowed_origins,
+            allow_methods=["GET", "POST"],
+            allow_headers=CORS_REQUEST_HEADERS,
+            expose_headers=["x-request-id", "retry-after"],
+            allow_credentials=False,
+        )
     return app

@@ -26,10 +26,11 @@ def server_config(app: ASGIApp, settings: Settings, **options: Any) -> uvicorn.C
     return uvicorn.Config(app, http=http, ws="none", **options)
 
 
-def serve(settings: Settings) -> None:
+def serve(settings: Settings, *, graphiql_key: str | None = None) -> None:
+    """`graphiql_key`: the key GraphiQL's page sends for a local user (`up` alone gives one)."""
     configure_logging(settings.log_level)
     config = server_config(
-        create_app(settings),
+        create_app(settings, graphiql_key=graphiql_key),
         settings,
         host=settings.api_host,
         port=settings.api_port,

@@ -51,13 +51,12 @@ def api_url(settings: Settings) -> Iterator[str]:
     yield from serve_in_thread(settings)
 
 
-def serve_in_thread(settings: Settings) -> Iterator[str]:
+def serve_in_thread(settings: Settings, **app_options: Any) -> Iterator[str]:
     """The real app served by uvicorn, as `serve` configures it, on a free loopback port in a
-    background thread; yields its base URL and stops it after."""
+    background thread; yields its base URL and stops it after. `app_options` go to create_app."""
     port = _free_port()
-    config = server_config(
-        create_app(settings), settings, host="127.0.0.1", port=port, log_level="warning"
-    )
+    app = create_app(settings, **app_options)
+    config = server_config(app, settings, host="127.0.0.1", port=port, log_level="warning")
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

@@ -59,15 +59,16 @@ def test_every_tool_over_each_transport(
 ) -> None:
     lineage = seed_graph(neo4j_session, alice.client_id)
 
-    async def run() -> tuple[set[str], dict[str, str], str]:
+    async def run() -> tuple[set[str], set[str], dict[str, str], str]:
         opened = over_http(api_url, alice.key) if transport == "http" else over_stdio(alice.key)
         async with opened as tools:
+            listed = {tool.name for tool in (await tools.client.list_tools()).tools}
             ids = await every_tool(tools, lineage)
             read = await tools.client.read_resource(f"agentmem://memory/{ids['memory']}")
-            return tools.called, ids, read.contents[0].text
+            return listed, tools.called, ids, read.contents[0].text
 
-    called, ids, text = asyncio.run(run())
-    assert called == NAMES
+    listed, called, ids, text = asyncio.run(run())
+    assert listed == called == NAMES
     assert ids["memory"] in text and "Dana prefers short captions" in text
     # What the tools wrote is what GraphQL reads.
     record = alice.data(

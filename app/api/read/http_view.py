@@ -27,6 +27,7 @@ from strawberry.types.unset import UNSET
 
 from app.api.context import RequestContext
 from app.api.edge.graphiql_assets import localised
+from app.api.edge.graphiql_page import with_demo_key
 from app.api.edge.outcome import INVALID, executed, note_code, note_operation, operation_label
 from app.api.edge.request_body import BadBody, ParsedBody, parse_json, request_json
 from app.api.errors import answer_extensions, http_status, send_answer, shaped, unavailable_body
@@ -59,19 +60,23 @@ class Ran:
 
 
 class GraphQLApp(GraphQL[RequestContext, None]):
-    def __init__(self, services: Services, *, local_ide_assets: bool) -> None:
+    def __init__(
+        self, services: Services, *, local_ide_assets: bool, demo_key: str | None = None
+    ) -> None:
         schema = build_schema(services.settings)
         super().__init__(schema, graphql_ide="graphiql")
         self.graphql_schema = schema._schema  # the root fields that name an operation
         self.services = services
         self.local_ide_assets = local_ide_assets
+        self.demo_key = demo_key  # sent by the IDE page (`up` on this machine only)
         # Plans complete rows with the fast path's completers: only where it is on.
         self.plans = ReadPlans() if services.settings.graphql_fast_path else None
 
     @property
     def graphql_ide_html(self) -> str:
         html = super().graphql_ide_html
-        return localised(html) if self.local_ide_assets else html
+        html = localised(html) if self.local_ide_assets else html
+        return html if self.demo_key is None else with_demo_key(html, self.demo_key)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["method"] != "POST":
