@@ -61,7 +61,8 @@ class ToolCalls:
         return compact(data)
 
     def _check(self, name: str, arguments: dict[str, Any]) -> None:
-        errors = sorted(self._checks[name].iter_errors(arguments), key=lambda e: list(e.path))
+        found = self._checks[name].iter_errors(arguments)
+        errors = sorted(found, key=lambda error: [str(part) for part in error.path])
         if errors:
             first = errors[0]
             where = ".".join(str(part) for part in first.absolute_path) or "arguments"

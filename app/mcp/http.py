@@ -20,6 +20,7 @@ from app.api.errors import send_unavailable
 from app.api.read.http_view import GraphQLApp
 from app.domain.kernel.errors import Unavailable
 from app.domain.kernel.principal import Principal
+from app.logs import request_id
 from app.mcp.calls import ToolCalls
 from app.mcp.server import McpDoor, build_server
 from app.runtime import Services
@@ -46,7 +47,10 @@ class McpHttp:
         if principal is None:
             await send_json(send, 401, UNAUTHENTICATED, [(b"www-authenticate", b"Bearer")])
             return
-        scope.setdefault("state", {})["principal"] = principal
+        state = scope.setdefault("state", {})
+        # What the edge knows of the request, for the access log: the MCP session manager may
+        # run the call in a task that does not see this one's context.
+        state["principal"], state["request_id"] = principal, request_id.get()
         await self.manager.handle_request(scope, receive, send)
 
 

@@ -20,7 +20,7 @@ from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
 from starlette.requests import Request
 
-from app.api.edge.rate_limit import KeyRateLimits
+from app.api.edge.rate_limit import KeyRateLimits, key_limit_reason, limited_message
 from app.domain.kernel import request_facts
 from app.domain.kernel.principal import Principal
 from app.domain.memory.access_log import Audit, record
@@ -32,6 +32,12 @@ from app.mcp.resources import RESOURCES, read_resource
 from app.model.enums import AccessOutcome
 
 Authenticate = Callable[[Request], Awaitable[Principal | None]]
+# A failed call's access-log outcome by its code, as access_log.outcome_of maps errors.
+FAILED_AS = {
+    "NOT_FOUND": AccessOutcome.NOT_FOUND,
+    "UNAVAILABLE": AccessOutcome.ERROR,
+    "INTERNAL": AccessOutcome.ERROR,
+}
 UNAUTHENTICATED = ToolFailure(
     "UNAUTHENTICATED",
     "missing, unknown or revoked API key; send 'Authorization: Bearer <key>' (HTTP) or start "
@@ -63,12 +69,9 @@ class McpDoor:
         if principal is None:
             raise UNAUTHENTICATED
         if self.rate_limits is not None and (exceeded := await self.rate_limits.hit(principal)):
-            raise ToolFailure(
-                "RATE_LIMITED",
-                f"too many requests with this API key of role {principal.role.value} "
-                f"(limit: {exceeded.limit}); retry in {exceeded.retry_after_s} s",
-                {"retryAfterSeconds": exceeded.retry_after_s},
-            )
+            message = limited_message(exceeded, key_limit_reason(principal))
+            details = {"retryAfterSeconds": exceeded.retry_after_s}
+            raise ToolFailure("RATE_LIMITED", message, details)
         return principal
 
     async def call_tool(self, request: Request, name: str, arguments: dict[str, Any]) -> Any:
@@ -79,8 +82,7 @@ class McpDoor:
             result = await self.calls.call(principal, name, arguments, request)
         except ToolFailure as failure:
             audit.error_message = f"{failure.code}: {failure.message}"[:500]
-            outcome = AccessOutcome.NOT_FOUND if failure.code == "NOT_FOUND" else None
-            record(principal, audit, outcome or AccessOutcome.REJECTED)
+            record(principal, audit, FAILED_AS.get(failure.code, AccessOutcome.REJECTED))
             raise
         record(principal, audit, AccessOutcome.OK)
         return result
@@ -91,7 +93,7 @@ def _open_request_facts(request: Request, name: str, arguments: dict[str, Any]) 
     session's task): the client's address, request and session ids, the sanitised call."""
     client = request.client
     headers = request.headers
-    request_id.set(headers.get("x-request-id", "")[:64] or request_id.get())
+    request_id.set(getattr(request.state, "request_id", None) or request_id.get())
     request_facts.start_request(
         client.host[:45] if client else None, headers.get("mcp-session-id") or None
     )

@@ -16,7 +16,7 @@ from app.api.edge.api_key import UNAUTHENTICATED, presented_key
 from app.api.edge.asgi import error_body, headers_of, send_json
 from app.api.edge.introspection import IntrospectionAnswers
 from app.api.edge.key_cache import KeyResolver
-from app.api.edge.rate_limit import KeyRateLimits, send_rate_limited
+from app.api.edge.rate_limit import KeyRateLimits, key_limit_reason, send_rate_limited
 from app.api.edge.request_body import BadBody, request_json
 from app.api.errors import send_unavailable
 from app.api.read.view_request import read_body, replay
@@ -66,7 +66,7 @@ class RequireApiKey:
             return
         scope.setdefault("state", {})["principal"] = principal
         if exceeded := await self.rate_limits.hit(principal):
-            why = f"too many requests with this API key of role {principal.role.value}"
+            why = key_limit_reason(principal)
             await send_rate_limited(send, exceeded, why)
             return
         if scope["method"] == "POST":

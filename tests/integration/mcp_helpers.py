@@ -54,8 +54,9 @@ class Tools:
 
 
 @asynccontextmanager
-async def over_http(api_url: str, key: str | None) -> AsyncIterator[Tools]:
+async def over_http(api_url: str, key: str | None, **extra: str) -> AsyncIterator[Tools]:
     headers = {"Authorization": f"Bearer {key}"} if key else {}
+    headers |= {name.replace("_", "-"): value for name, value in extra.items()}
     http = httpx2.AsyncClient(headers=headers, timeout=TIMEOUT_S)
     transport = streamable_http_client(f"{api_url}/mcp", http_client=http)
     async with http, Client(transport, read_timeout_seconds=TIMEOUT_S) as client:

@@ -184,12 +184,15 @@ def test_bad_arguments_are_tool_errors_and_write_nothing(
     assert client_state(neo4j_session, alice.client_id) == before
 
 
+REQUEST = "mcp-call-7"
+
+
 def test_tool_calls_are_in_the_access_log(settings: Settings, api_url: str) -> None:
     callers = team(settings, api_url, Role.AGENT, Role.ADMIN)
     agent, admin = callers[Role.AGENT], callers[Role.ADMIN]
 
     async def run() -> str:
-        async with over_http(api_url, agent.key) as tools:
+        async with over_http(api_url, agent.key, x_request_id=REQUEST) as tools:
             made = await tools.ok("remember", text="logged through MCP", kind="SEMANTIC")
             assert (await tools.call("forget", id=MISSING)).code == "NOT_FOUND"
             return str(made["id"])
@@ -208,6 +211,7 @@ def test_tool_calls_are_in_the_access_log(settings: Settings, api_url: str) -> N
         "variables": {"text": "logged through MCP", "kind": "SEMANTIC"},
     }
     assert refused["clientAddress"] == "127.0.0.1"
+    assert remembered["requestId"] == refused["requestId"] == REQUEST  # the edge's, sanitised
     # The memory write the tool made is logged as a GraphQL one is, with the call's facts.
     [create] = [e for e in entries(admin, operations=["create"]) if e["targetId"] == made]
     assert create["requestData"] == remembered["requestData"]

@@ -102,9 +102,18 @@ def in_memory() -> Storage:
     return MemoryStorage(wrap_exceptions=True)
 
 
+def key_limit_reason(principal: Principal) -> str:
+    """Why a key's request is refused when its role's limit is reached (every door)."""
+    return f"too many requests with this API key of role {principal.role.value}"
+
+
+def limited_message(exceeded: Exceeded, why: str, advice: str = "") -> str:
+    return f"{why} (limit: {exceeded.limit}); retry in {exceeded.retry_after_s} s{advice}"
+
+
 async def send_rate_limited(send: Send, exceeded: Exceeded, why: str, advice: str = "") -> None:
     """HTTP 429 in the edge's JSON shape, `Retry-After` in whole seconds."""
     seconds = exceeded.retry_after_s
-    message = f"{why} (limit: {exceeded.limit}); retry in {seconds} s{advice}"
+    message = limited_message(exceeded, why, advice)
     refusal = error_body(message, "RATE_LIMITED", retryAfterSeconds=seconds)
     await send_json(send, 429, refusal, [(b"retry-after", str(seconds).encode())])
