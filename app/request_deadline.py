@@ -42,6 +42,17 @@ def request_deadline(seconds: float) -> Iterator[Deadline]:
 
 
 @contextmanager
+def within_deadline(seconds: float) -> Iterator[None]:
+    """The request's deadline where one is running (the HTTP edge's), else one of `seconds`
+    from now (a door without that edge: MCP on stdio, or a task that does not see it)."""
+    if _current.get() is not None:
+        yield
+        return
+    with request_deadline(seconds):
+        yield
+
+
+@contextmanager
 def deadline_paused() -> Iterator[None]:
     """Time spent inside the block does not count against the request's deadline: it bounds the
     wait on Neo4j and object storage, not our own CPU work (a query embedding, or the model's

@@ -18,7 +18,7 @@ from app.domain.kernel.principal import Principal
 from app.mcp.budget import compact, fit
 from app.mcp.catalogue import READS, TOOLS
 from app.mcp.operations import DEFAULT_TOKEN_BUDGET, TOKEN_BUDGET, Operation, build
-from app.request_deadline import request_deadline
+from app.request_deadline import within_deadline
 from app.runtime import Services
 
 
@@ -82,7 +82,7 @@ class ToolCalls:
         """The operation's root field's data, run as `principal` within the request limits."""
         context = await self.view.get_context(request, None)  # as a POSTed one gets its own
         context.principal = principal  # the caller of this call (stdio has no request state)
-        with request_deadline(self.services.settings.dependency_timeout_s):
+        with within_deadline(self.services.settings.dependency_timeout_s):
             try:
                 ran = await self.view.run_operation(context, operation.document, None, variables)
             except Unavailable as outage:

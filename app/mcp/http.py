@@ -18,6 +18,7 @@ from app.api.edge.key_cache import KeyResolver
 from app.api.edge.rate_limit import KeyRateLimits
 from app.api.errors import send_unavailable
 from app.api.read.http_view import GraphQLApp
+from app.domain.kernel import request_facts
 from app.domain.kernel.errors import Unavailable
 from app.domain.kernel.principal import Principal
 from app.logs import request_id
@@ -51,6 +52,7 @@ class McpHttp:
         # What the edge knows of the request, for the access log: the MCP session manager may
         # run the call in a task that does not see this one's context.
         state["principal"], state["request_id"] = principal, request_id.get()
+        state["request_facts"] = request_facts.current()
         await self.manager.handle_request(scope, receive, send)
 
 

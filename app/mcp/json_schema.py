@@ -22,10 +22,7 @@ from graphql import (
     GraphQLList,
     GraphQLNonNull,
     GraphQLScalarType,
-    GraphQLSchema,
     Undefined,
-    VariableDefinitionNode,
-    type_from_ast,
 )
 
 SCALARS: dict[str, dict[str, Any]] = {
@@ -39,13 +36,6 @@ SCALARS: dict[str, dict[str, Any]] = {
 }
 # Deep enough for every input type of the schema; a cycle (none today) stops here.
 MAX_DEPTH = 6
-
-
-def variable_type(schema: GraphQLSchema, node: VariableDefinitionNode) -> GraphQLInputType:
-    found = type_from_ast(schema, node.type)
-    if found is None:
-        raise ValueError(f"unknown GraphQL type of ${node.variable.name.value}")
-    return found  # type: ignore[return-value]
 
 
 def type_schema(kind: GraphQLInputType, depth: int = 0) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from app.mcp.calls import ToolCalls, ToolFailure
 from app.mcp.catalogue import READ_ARGUMENT, READS
 
 SCHEME = "agentmem://"
-URI = re.compile(r"^agentmem://(?P<kind>[a-z]+)/(?P<id>[^/?#]{1,128})$")
+URI = re.compile(rf"^{re.escape(SCHEME)}(?P<kind>[a-z]+)/(?P<id>[^/?#]{{1,128}})$")
 RESOURCES = [
     types.ResourceTemplate(
         name=kind,

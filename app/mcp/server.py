@@ -32,6 +32,7 @@ from app.mcp.resources import RESOURCES, read_resource
 from app.model.enums import AccessOutcome
 
 Authenticate = Callable[[Request], Awaitable[Principal | None]]
+STDIO_ADDRESS = "stdio"
 # A failed call's access-log outcome by its code, as access_log.outcome_of maps errors.
 FAILED_AS = {
     "NOT_FOUND": AccessOutcome.NOT_FOUND,
@@ -89,14 +90,16 @@ class McpDoor:
 
 
 def _open_request_facts(request: Request, name: str, arguments: dict[str, Any]) -> None:
-    """What the access log says of the call (the HTTP edge's facts do not reach the MCP
-    session's task): the client's address, request and session ids, the sanitised call."""
-    client = request.client
-    headers = request.headers
+    """What the access log says of the call: the edge's facts of the HTTP request (client
+    address, X-Session-Id) and its request id, carried in the request's state because the MCP
+    session's task may not see the edge's context (stdio has none: the address reads "stdio"),
+    with the sanitised call as the request data."""
+    facts = getattr(request.state, "request_facts", None)
+    if facts is None:
+        request_facts.start_request(STDIO_ADDRESS, None)
+    else:
+        request_facts.resume(facts)
     request_id.set(getattr(request.state, "request_id", None) or request_id.get())
-    request_facts.start_request(
-        client.host[:45] if client else None, headers.get("mcp-session-id") or None
-    )
     request_facts.note_body({"operationName": f"mcp.{name}", "variables": arguments})
 
 

@@ -19,13 +19,12 @@ from app.mcp.server import McpDoor, build_server
 from app.runtime.running import running_services
 from app.settings import Settings
 
-# What the tools read of "the request" on stdio: no headers, the local client.
+# What the tools read of "the request" on stdio: none of an HTTP request's headers or state.
 STDIO_SCOPE = {
     "type": "http",
     "method": "POST",
     "path": "/mcp",
     "headers": [],
-    "client": ("stdio", 0),
     "state": {},
 }
 

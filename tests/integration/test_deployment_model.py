@@ -8,7 +8,6 @@ its own (a fresh home on free ports, sharing the suite's jars), not the suite's.
 from __future__ import annotations
 
 import logging
-import socket
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,27 +21,19 @@ from app.devenv.neo4j import provision_neo4j, start_neo4j, stop_neo4j
 from app.model.enums import Role
 from app.retrieval.vector_index import LEGACY_MODEL, for_model
 from app.settings import Settings, load_settings
-from tests.integration.conftest import Caller, new_caller, serve_in_thread
-from tests.integration.search_helpers import search, wait_indexed
-from tests.integration.test_conversations_api import append, create_thread
+from tests.integration.conftest import Caller, _free_port, new_caller, serve_in_thread
 from tests.integration.test_embedding_models import (
     DIMENSIONS,
+    HAS,
     QUARTZ,
-    QUESTION,
     STATUS,
-    TEXTS,
     ZEBRA,
     build_tiny_model,
+    seed_texts,
+    top_hit,
 )
 
-HAS = "MATCH (n:ConversationEvent {id: $id}) RETURN n[$property] IS NOT NULL AS has"
 INDEXES = "MATCH (m:MemoryIndex {scope: ''}) RETURN m.model AS model, m.status AS status"
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 @pytest.fixture(scope="module")
@@ -77,17 +68,6 @@ def _driver_rows(settings: Settings, query: str, **params: Any) -> list[dict[str
     return [row.data() for row in rows]
 
 
-def _seed(caller: Caller) -> dict[str, str]:
-    thread = create_thread(caller)["thread"]["id"]
-    events = {text: append(caller, thread, f"e-{n}", text) for n, text in enumerate(TEXTS)}
-    wait_indexed(caller)
-    return {text: event["event"]["id"] for text, event in events.items()}
-
-
-def _top(caller: Caller) -> str:
-    return str(search(caller, QUESTION, mode="VECTOR", k=1)[0]["recordId"])
-
-
 def _model(caller: Caller) -> str:
     return str(caller.data(STATUS)["searchStatus"]["model"])
 
@@ -114,8 +94,10 @@ def test_the_configured_model_indexes_a_new_database_then_reembed_switches_the_d
         # A new database: the configured model is the deployment's first index, and search
         # uses it (the tiny model puts the quartz nearest a savanna animal).
         assert _driver_rows(configured, INDEXES) == [{"model": tiny, "status": "active"}]
-        ids, bobs = _seed(alice), _seed(bob)
-        assert _model(alice) == tiny and _top(alice) == ids[QUARTZ] and _top(bob) == bobs[QUARTZ]
+        ids, bobs = seed_texts(alice), seed_texts(bob)
+        assert (
+            _model(alice) == tiny and top_hit(alice) == ids[QUARTZ] and top_hit(bob) == bobs[QUARTZ]
+        )
         record = ids[ZEBRA]
         assert _driver_rows(configured, HAS, id=record, property=tiny_index.property)[0]["has"]
         assert not _driver_rows(configured, HAS, id=record, property="embedding")[0]["has"]
@@ -124,13 +106,13 @@ def test_the_configured_model_indexes_a_new_database_then_reembed_switches_the_d
         assert main(["reembed", "--model", LEGACY_MODEL, "--limit", "1"]) == 0
         assert "stopped after 1" in capsys.readouterr().out
         time.sleep(configured.embedding_index_refresh_s)
-        assert _model(alice) == tiny and _top(alice) == ids[QUARTZ]
+        assert _model(alice) == tiny and top_hit(alice) == ids[QUARTZ]
 
         # Run again: it goes on, completes and switches every client's search.
         assert main(["reembed", "--model", LEGACY_MODEL]) == 0
         assert f"search uses {LEGACY_MODEL} now (retired: {tiny})" in capsys.readouterr().out
-        _until(lambda: _top(alice) == ids[ZEBRA], configured, "alice's search did not switch")
-        _until(lambda: _top(bob) == bobs[ZEBRA], configured, "bob's search did not switch")
+        _until(lambda: top_hit(alice) == ids[ZEBRA], configured, "alice's search did not switch")
+        _until(lambda: top_hit(bob) == bobs[ZEBRA], configured, "bob's search did not switch")
         assert _model(alice) == _model(bob) == LEGACY_MODEL
         rows = sorted((r["model"], r["status"]) for r in _driver_rows(configured, INDEXES))
         assert rows == sorted([(LEGACY_MODEL, "active"), (tiny, "retired")])

@@ -82,7 +82,7 @@ def _own(caller: Caller) -> list[dict[str, Any]]:
     return [index for index in _status(caller)["indexes"] if index["clientScoped"]]
 
 
-def _seed(caller: Caller) -> dict[str, str]:
+def seed_texts(caller: Caller) -> dict[str, str]:
     thread = create_thread(caller)["thread"]["id"]
     ids = {
         text: append(caller, thread, f"e-{n}", text)["event"]["id"] for n, text in enumerate(TEXTS)
@@ -91,7 +91,7 @@ def _seed(caller: Caller) -> dict[str, str]:
     return ids
 
 
-def _top(caller: Caller, text: str = QUESTION) -> str:
+def top_hit(caller: Caller, text: str = QUESTION) -> str:
     return str(search(caller, text, mode="VECTOR", k=1)[0]["recordId"])
 
 
@@ -119,8 +119,8 @@ def test_reembed_builds_a_clients_index_then_search_switches_to_it(
     settings: Settings,
 ) -> None:
     forget_indexes.append(alice.client_id)
-    ids, bobs = _seed(alice), _seed(bob)
-    assert _top(alice) == ids[ZEBRA] and _status(alice)["model"] == LEGACY_MODEL
+    ids, bobs = seed_texts(alice), seed_texts(bob)
+    assert top_hit(alice) == ids[ZEBRA] and _status(alice)["model"] == LEGACY_MODEL
     tiny = for_model(tiny_model, DIMENSIONS)
 
     # Stopped after one record: the index is building, search keeps the first model's.
@@ -132,7 +132,7 @@ def test_reembed_builds_a_clients_index_then_search_switches_to_it(
     assert (building["status"], building["dimensions"], building["done"]) == ("BUILDING", 16, 1)
     assert building["total"] >= 3
     time.sleep(settings.embedding_index_refresh_s)
-    assert _top(alice) == ids[ZEBRA] and _status(alice)["model"] == LEGACY_MODEL
+    assert top_hit(alice) == ids[ZEBRA] and _status(alice)["model"] == LEGACY_MODEL
 
     # Written while it builds: the worker embeds the record with both models.
     thread = create_thread(alice)["thread"]["id"]
@@ -148,7 +148,7 @@ def test_reembed_builds_a_clients_index_then_search_switches_to_it(
     assert active["status"] == "ACTIVE" and active["done"] == active["total"] >= 4
     assert f"reembed: {active['total'] - 2} records embedded" in out
     deadline = time.monotonic() + 10 * settings.embedding_index_refresh_s
-    while _top(alice) != ids[QUARTZ]:
+    while top_hit(alice) != ids[QUARTZ]:
         assert time.monotonic() < deadline, "search did not switch to the new index"
         time.sleep(0.2)
     assert _status(alice)["model"] == tiny_model
@@ -156,7 +156,7 @@ def test_reembed_builds_a_clients_index_then_search_switches_to_it(
     assert {hit["recordId"] for hit in hits} == {ids[QUARTZ], geode}
 
     # The other client: its records were not embedded, its search and status never changed.
-    assert _top(bob) == bobs[ZEBRA] and _status(bob)["model"] == LEGACY_MODEL and not _own(bob)
+    assert top_hit(bob) == bobs[ZEBRA] and _status(bob)["model"] == LEGACY_MODEL and not _own(bob)
     for record in bobs.values():
         assert not neo4j_session.run(HAS, id=record, property=tiny.property).single()["has"]
 
@@ -172,7 +172,7 @@ def test_every_search_mode_uses_the_clients_new_index(
     alice: Caller, tiny_model: str, capsys: Any, forget_indexes: list[str], settings: Settings
 ) -> None:
     forget_indexes.append(alice.client_id)
-    ids = _seed(alice)
+    ids = seed_texts(alice)
     assert _reembed(capsys, "--model", tiny_model, "--client-id", alice.client_id)[0] == 0
     deadline = time.monotonic() + 10 * settings.embedding_index_refresh_s
     while _status(alice)["model"] != tiny_model:

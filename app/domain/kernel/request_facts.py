@@ -88,6 +88,11 @@ def note_body(body: Any) -> None:
         facts.body, facts.sanitised_data = body, None
 
 
+def resume(facts: RequestFacts) -> None:
+    """Carry a request's facts into a task that does not see its context (the MCP SDK's)."""
+    _facts.set(facts)
+
+
 def current() -> RequestFacts | None:
     return _facts.get()
 
