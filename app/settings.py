@@ -198,6 +198,15 @@ class Settings(BaseSettings):
     access_log_batch: int = Field(default=500, ge=1, le=10_000)
     # Access log entries older than this are deleted by the memory sweeper (0: kept for ever).
     access_log_retention_days: float = Field(default=365.0, ge=0, le=36_500)
+    # The change feed (issue 17): entries older than this are deleted by the memory sweeper (0:
+    # kept for ever); a cursor older than what was deleted is answered CURSOR_EXPIRED.
+    change_retention_days: float = Field(default=30.0, ge=0, le=36_500)
+    # Off, writes record no change (no feed, no subscriptions' events): only for measuring what
+    # the feed costs on the write path (bench/change_feed.py).
+    change_feed: bool = True
+    # How often a process reads the feed positions its subscribers wait on (writes of other
+    # processes reach a subscriber within about this; this process's own at once).
+    change_poll_s: float = Field(default=0.1, gt=0, le=60)
     # Idempotent creates (issue 11): how long a retry with the same idempotencyKey gets the
     # first result; expired keys are purged by the memory sweeper's schedule.
     idempotency_retention_s: float = Field(default=86_400.0, gt=0, le=30 * 86_400)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from starlette.requests import Request
+from starlette.websockets import WebSocket
 from strawberry.types import Info as StrawberryInfo
 
 from app.api.read.learning import ReadLearning
@@ -18,12 +19,14 @@ ROUND_TRIPS_HEADER = "x-agentmem-roundtrips"
 
 @dataclass
 class RequestContext:
-    request: Request
+    request: Request | WebSocket
     services: Services
     principal: Principal | None
     round_trips: RoundTrips
     # Set where this execution may become a read plan (app/api/read/plans.py).
     learning: ReadLearning | None = None
+    # A subscription connection's init payload (graphql-transport-ws sets it).
+    connection_params: object = None
 
     @property
     def graph(self) -> GraphExecutor:

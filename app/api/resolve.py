@@ -29,6 +29,7 @@ from app.api.context import Info
 from app.api.idempotent import once_if_idempotent
 from app.api.read.nodes import load_written, load_written_at
 from app.api.types.base import N, NodeType
+from app.graph.change_feed import acting
 
 R = TypeVar("R")
 P = TypeVar("P")
@@ -47,9 +48,10 @@ async def run(info: Info, action: Callable[..., Awaitable[R]], /, **arguments: A
         for name in services_named_by(action)
         if name not in arguments
     }
-    return await once_if_idempotent(
-        info, lambda graph: action(graph, **services, principal=principal, **arguments)
-    )
+    with acting(info.field_name, key_id=principal.key_id, agent=principal.agent_name):
+        return await once_if_idempotent(
+            info, lambda graph: action(graph, **services, principal=principal, **arguments)
+        )
 
 
 async def write(

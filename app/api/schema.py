@@ -58,7 +58,8 @@ def api_packages() -> list[ModuleType]:
 
 
 def root_types(kind: str) -> tuple[type, ...]:
-    """The types every api package names in `kind` (QUERIES or MUTATIONS), in package order."""
+    """The types every api package names in `kind` (QUERIES, MUTATIONS or SUBSCRIPTIONS), in
+    package order."""
     return tuple(
         _named(package, name) for package in api_packages() for name in getattr(package, kind, ())
     )
@@ -72,6 +73,7 @@ def _named(package: ModuleType, name: str) -> type:
 
 Query = merge_types("Query", (ViewerQueries, *root_types("QUERIES")))
 Mutation = merge_types("Mutation", root_types("MUTATIONS"))
+Subscription = merge_types("Subscription", root_types("SUBSCRIPTIONS"))
 
 
 class Schema(strawberry.Schema):
@@ -93,6 +95,7 @@ def build_schema(settings: Settings) -> strawberry.Schema:
     built = Schema(
         query=Query,
         mutation=Mutation,
+        subscription=Subscription,
         scalar_overrides={JSON: json_scalar(settings.max_json_depth)},
         extensions=[
             lambda: EdgeValidationRules(limit_rules),

@@ -28,7 +28,8 @@ def print_banner(settings: Settings, key: str) -> None:
     lines = [
         "",
         "agentmem is starting",
-        f"  GraphQL + GraphiQL  {api}/graphql",
+        f"  GraphQL + GraphiQL  {api}/graphql   (subscriptions: ws on the same path)",
+        f"  web console         {api}/console   (asks for an API key, e.g. the demo key)",
         f"  MCP (HTTP)          {api}/mcp   (stdio: agentmem mcp --key KEY)",
         f"  health / ready      {api}/healthz   {api}/readyz",
         f"  Neo4j Browser       http://127.0.0.1:{settings.neo4j_http_port}/browser/",

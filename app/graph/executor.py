@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 from neo4j import AsyncDriver
 
 from app.domain.kernel.errors import Unavailable, retry_hint
+from app.graph.change_feed import ChangedBy, note_all
 from app.graph.outages import CONNECTIVITY_ERRORS, driver_timeouts, graph_unavailable
 from app.graph.round_trips import RoundTrips, cypher_call, start_counting
 from app.graph.transactions import Record, Tx, read_query, write_transaction
@@ -83,12 +84,21 @@ class GraphExecutor:
         process made it (one server: the same as `read`)."""
         return await self._read(query, params, exported, leader=True)
 
-    async def write(self, query: str, params: Mapping[str, Any] | None = None) -> list[Record]:
+    async def write(
+        self,
+        query: str,
+        params: Mapping[str, Any] | None = None,
+        *,
+        changed: ChangedBy | None = None,
+    ) -> list[Record]:
         """One query in a write transaction of its own (`in_transaction`'s: retried by the
-        driver, settled)."""
+        driver, settled); `changed`: what it changes, for the change feed (app/graph/
+        change_feed.py), fixed or made from the query's rows."""
 
         async def work(tx: Tx) -> list[Record]:
-            return await tx.run(query, params)
+            rows = await tx.run(query, params)
+            note_all(changed, rows)
+            return rows
 
         return await self.in_transaction(work)
 

@@ -8,6 +8,7 @@ travel as parameters). Each builder returns text that runs inside the caller's q
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from enum import StrEnum
 
 from app.graph.identifiers import cypher_label
@@ -159,3 +160,12 @@ def fact_in_force(fact: str, version: str) -> str:
         f"{_name(fact)}.from_version <= {version} "
         f"AND ({_name(fact)}.to_version IS NULL OR {_name(fact)}.to_version > {version})"
     )
+
+
+def label_of_query(labels: Iterable[StrEnum | str]) -> str:
+    """The labels of the caller's node `$id` if it has one of `labels`: one index seek per
+    label (a lookup without a label would scan every node)."""
+    seeks = "\n  UNION ALL\n  ".join(
+        f"MATCH {own('n', label)} RETURN labels(n) AS labels" for label in labels
+    )
+    return f"CALL () {{\n  {seeks}\n}}\nRETURN labels LIMIT 1"

@@ -20,6 +20,13 @@ from neo4j import (
 from neo4j.api import AsyncBookmarkManager
 from neo4j.exceptions import DriverError, Neo4jError
 
+from app.graph.change_feed import (
+    APPEND_CHANGES,
+    PendingChanges,
+    collecting,
+    committed,
+    feed_parameters,
+)
 from app.graph.commit_scope import OpenTransaction, opened
 from app.graph.round_trips import cypher_call
 from app.graph.values import exported
@@ -32,15 +39,20 @@ Record = dict[str, Any]
 
 
 class Tx:
-    """A write transaction: every `run` is one round trip inside the same transaction."""
+    """A write transaction: every `run` is one round trip inside the same transaction.
+    `pending`: the changes the transaction notes for the feed, and whether it wrote."""
 
-    def __init__(self, tx: AsyncManagedTransaction) -> None:
+    def __init__(self, tx: AsyncManagedTransaction, pending: PendingChanges) -> None:
         self._tx = tx
+        self.pending = pending
 
     async def run(self, query: str, params: Mapping[str, Any] | None = None) -> list[Record]:
         with cypher_call(query):
             result = await self._tx.run(query, dict(params or {}))
-            return [exported(record) for record in await result.fetch(1_000_000)]
+            records = [exported(record) for record in await result.fetch(1_000_000)]
+            if not self.pending.wrote:
+                self.pending.wrote = (await result.consume()).counters.contains_updates
+            return records
 
 
 async def write_transaction(
@@ -52,21 +64,31 @@ async def write_transaction(
     """`work` in one write transaction (retried by the driver), the whole within `bounded`. What
     blocks inside hand over to undo is undone when it certainly did not commit (each retried
     attempt included), or marked unresolved when the commit's fate is unknown."""
-    transaction = OpenTransaction()
+    transaction, pending = OpenTransaction(), PendingChanges()
+    positions: dict[str, int] = {}
 
     async def unit(tx: AsyncManagedTransaction) -> T:
         await transaction.next_attempt()
-        result = await work(Tx(tx))
+        pending.clear()
+        positions.clear()
+        wrapped = Tx(tx, pending)
+        result = await work(wrapped)
+        feeds = feed_parameters(pending)
+        if feeds is not None:
+            rows = await wrapped.run(APPEND_CHANGES, feeds)
+            positions.update((row["client_id"], row["position"]) for row in rows)
         transaction.committing = True
         return result
 
-    with opened(transaction):
+    with opened(transaction), collecting(pending):
         try:
             result = await bounded(_managed_write(driver, database, unit))
         except BaseException as error:
             await transaction.failed(error)
             raise
     transaction.committed()
+    if positions:
+        committed(positions)
     return result
 
 

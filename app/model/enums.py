@@ -405,3 +405,11 @@ class MemoryIndexStatus(StrEnum):
     BUILDING = "building"
     ACTIVE = "active"
     RETIRED = "retired"
+
+
+class ChangeAction(StrEnum):
+    """What a write did to a record (the change feed)."""
+
+    CREATED = "created"
+    UPDATED = "updated"
+    DELETED = "deleted"

@@ -19,6 +19,7 @@ from typing import Any
 from app.artifacts.orphans import OrphanReconciler
 from app.artifacts.store import ArtifactStore, open_store
 from app.domain.agents.session_state_sweep import SessionStateExpiry
+from app.domain.changes import ChangeFeedRetention
 from app.domain.expiry import ExpirySweep
 from app.domain.kernel import idempotency
 from app.domain.memory import AccessLogWriter, Capacity, Eviction, MemorySweeper, access_log
@@ -108,14 +109,17 @@ def sweep_steps(
 ) -> tuple[SweepStep, ...]:
     """What each sweep runs after the records' purge: expired sessions and threads, then access
     log entries past their retention, then records over their client's capacity, then expired
-    agent session states."""
+    agent session states, then change feed entries past their retention."""
     retention = AccessLogRetention(
         graph, settings.access_log_retention_days, batch=settings.memory_sweep_batch
     )
     capacity = Capacity.of(settings)
     eviction = Eviction(graph, artifacts, capacity, batch=settings.memory_sweep_batch)
     states = SessionStateExpiry(graph, batch=settings.memory_sweep_batch)
-    return (ExpirySweep(graph, artifacts), retention, eviction, states)
+    changes = ChangeFeedRetention(
+        graph, settings.change_retention_days, batch=settings.memory_sweep_batch
+    )
+    return (ExpirySweep(graph, artifacts), retention, eviction, states, changes)
 
 
 def scheduled_jobs(

@@ -17,6 +17,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from app.graph.change_feed import acting
 from app.graph.leases import Lease
 
 log = logging.getLogger("app.scheduled")
@@ -62,7 +63,8 @@ class ScheduledJob:
         """The job, with its lease extended every third of its term until it ends; stopped when
         the lease cannot be kept (another process may run it now); released after (not when
         cancelled: shutting down, the lease expires on its own)."""
-        job = asyncio.ensure_future(self.run())
+        with acting(self.lease.name):  # what the job writes is its in the change feed
+            job = asyncio.ensure_future(self.run())
         try:
             while not job.done():
                 await asyncio.wait({job}, timeout=self.lease.ttl_s / 3)

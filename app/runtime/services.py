@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from neo4j import AsyncDriver, AsyncGraphDatabase
 
 from app.artifacts.store import ArtifactStore, open_store
+from app.domain.changes.watch import FeedWatcher
 from app.domain.kernel.principal import Principal
-from app.graph import temporal_codec
+from app.graph import change_feed, temporal_codec
 from app.graph.executor import GraphExecutor, driver_timeouts
 from app.graph.migrations import migrate
 from app.model.enums import Role
@@ -38,6 +39,7 @@ class Services:
     artifacts: ArtifactStore
     embedder: IndexedEmbedder
     indexer: EmbeddingWorker
+    feed: FeedWatcher  # subscribers' waits on the change feed
 
 
 def open_driver(settings: Settings, *, bounded: bool) -> AsyncDriver:
@@ -58,6 +60,7 @@ def open_driver(settings: Settings, *, bounded: bool) -> AsyncDriver:
 
 async def open_services(settings: Settings, *, apply_migrations: bool = True) -> Services:
     temporal_codec.install()  # before the driver opens connections (app/graph/temporal_codec.py)
+    change_feed.RECORDING = settings.change_feed
     driver = open_driver(settings, bounded=True)
     await driver.verify_connectivity()
     graph = GraphExecutor(
@@ -79,8 +82,14 @@ async def open_services(settings: Settings, *, apply_migrations: bool = True) ->
         claim_s=settings.embedding_claim_s,
         load_text=stored_text_loader(artifacts),
     )
+    feed = FeedWatcher(graph, poll_s=settings.change_poll_s)
     return Services(
-        settings=settings, graph=graph, artifacts=artifacts, embedder=embedder, indexer=indexer
+        settings=settings,
+        graph=graph,
+        artifacts=artifacts,
+        embedder=embedder,
+        indexer=indexer,
+        feed=feed,
     )
 
 
@@ -88,6 +97,7 @@ async def close_services(services: Services) -> None:
     """Stops the embedding worker (if it runs), then closes the driver, object storage and the
     embedder's threads."""
     await services.indexer.stop()
+    await services.feed.close()
     await services.graph.driver.close()
     services.artifacts.close()
     services.embedder.close()

@@ -13,13 +13,17 @@ from starlette.exceptions import HTTPException
 from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import BaseRoute, Mount, Route
+from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import Receive, Scope, Send
+from starlette.websockets import WebSocket
 
+from app.api.edge.asgi import error_body
 from app.api.edge.graphiql_assets import LOCAL_PREFIX, local_assets
 from app.api.edge.introspection import IntrospectionAnswers
+from app.api.edge.key_cache import KeyResolver
 from app.api.edge.rate_limit import KeyRateLimits, rate_limit_storage
+from app.api.edge.ws_auth import ConnectionAuth
 from app.api.read.http_view import GraphQLApp
 from app.mcp.http import McpEndpoint, open_mcp_http
 from app.runtime import Services
@@ -28,6 +32,7 @@ from app.runtime.running import running_services
 from app.runtime.telemetry import start_tracing, stop_tracing
 from app.settings import LOOPBACK_HOSTS, Settings
 from app.web.auth import RequireApiKey
+from app.web.console import console_routes
 from app.web.metrics import RequestMetrics, metrics
 from app.web.middleware import RequestEdge, http_error
 from app.web.readiness import close_probes, readyz
@@ -47,6 +52,15 @@ CORS_REQUEST_HEADERS = [
 
 async def healthz(request: Request) -> Response:
     return JSONResponse({"status": "ok"})
+
+
+async def no_websocket_here(websocket: WebSocket) -> None:
+    """An upgrade anywhere but /graphql: refused in JSON, as every other refusal is (uvicorn
+    would otherwise answer an empty 403)."""
+    body = error_body(
+        f"no WebSocket at {websocket.url.path}; subscriptions are at /graphql", "NOT_FOUND"
+    )
+    await websocket.send_denial_response(JSONResponse(body, status_code=404))
 
 
 class GraphQLEndpoint:
@@ -96,18 +110,19 @@ def create_app(
     async def _doors(app: Starlette, services: Services) -> AsyncIterator[None]:
         """/graphql and /mcp, sharing one key resolver and the rate limits."""
         local = settings.api_host in LOOPBACK_HOSTS
+        keys = KeyResolver(services.graph)  # refused everywhere once a revocation is answered
         graphql = GraphQLApp(
             services,
             local_ide_assets=ide_assets is not None,
             demo_key=graphiql_key if local else None,
+            connections=ConnectionAuth(keys, key_limits),
         )
         introspection = IntrospectionAnswers(
             graphql, per_minute=settings.keyless_introspection_per_minute, storage=rate_counts
         )
         app.state.graphql = RequireApiKey(
-            graphql, graph=services.graph, introspection=introspection, rate_limits=key_limits
+            graphql, keys=keys, introspection=introspection, rate_limits=key_limits
         )
-        keys = app.state.graphql.keys
         app.state.mcp = open_mcp_http(services, graphql, keys, key_limits)
         try:
             async with app.state.mcp.running():
@@ -120,7 +135,10 @@ def create_app(
         Route("/readyz", readyz),
         Route("/metrics", metrics),
         Route("/graphql", GraphQLEndpoint(), methods=["GET", "POST"]),
+        WebSocketRoute("/graphql", GraphQLEndpoint()),  # subscriptions: graphql-transport-ws
+        WebSocketRoute("/{path:path}", no_websocket_here),
         Route("/mcp", McpEndpoint(), methods=["GET", "POST", "DELETE"]),
+        *console_routes(),  # the web console: its page asks for the key
     ]
     if ide_assets is not None:
         routes.append(Mount(LOCAL_PREFIX.rstrip("/"), app=StaticFiles(directory=ide_assets)))

@@ -21,7 +21,6 @@ from app.api.edge.request_body import BadBody, request_json
 from app.api.errors import send_unavailable
 from app.api.read.view_request import read_body, replay
 from app.domain.kernel.errors import Unavailable
-from app.graph.executor import GraphExecutor
 from app.web.body_limits import declared_size
 
 KEYLESS_MAX_BODY = 32_768
@@ -41,17 +40,19 @@ class RequireApiKey:
         self,
         app: ASGIApp,
         *,
-        graph: GraphExecutor,
+        keys: KeyResolver,
         introspection: IntrospectionAnswers,
         rate_limits: KeyRateLimits,
     ) -> None:
         self.app = app
-        self.graph = graph
         self.introspection = introspection
         self.rate_limits = rate_limits
-        self.keys = KeyResolver(graph)  # refused everywhere once a revocation is answered
+        self.keys = keys
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":  # its key comes with connection_init (ws_auth.py)
+            await self.app(scope, receive, send)
+            return
         headers = headers_of(scope)
         if wants_ide(scope, headers):
             await self.app(scope, receive, send)

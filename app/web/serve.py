@@ -17,13 +17,12 @@ from app.web.http_protocol import edge_protocol
 def server_config(app: ASGIApp, settings: Settings, **options: Any) -> uvicorn.Config:
     """uvicorn's configuration for the API (the service and the test suite's servers alike):
     its protocol cuts off connections whose request line and headers arrive too slowly or are
-    too large. No WebSocket: with a WebSocket library installed uvicorn would answer an upgrade
-    with an empty 403 (the API has no WebSocket route); here it is answered as plain HTTP, in
-    JSON. Subscriptions, when they come, will turn this on with a route that serves them."""
+    too large. WebSockets (`websockets`' sans-I/O protocol) serve GraphQL subscriptions at
+    /graphql; an upgrade anywhere else is refused by the router."""
     http = edge_protocol(
         header_timeout_s=settings.header_timeout_s, max_head_bytes=settings.max_header_bytes
     )
-    return uvicorn.Config(app, http=http, ws="none", **options)
+    return uvicorn.Config(app, http=http, ws="websockets-sansio", **options)
 
 
 def serve(settings: Settings, *, graphiql_key: str | None = None) -> None:

@@ -60,8 +60,10 @@ FINISH_RUN = _mutation("finishPublishRun", "id:ID! input:FinishPublishRunInput!"
 ADD_EVIDENCE = _mutation("addPublishEvidence", "input:AddPublishEvidenceInput!", EVIDENCE)
 
 # Every node of one client with its properties and outgoing relationships, in a stable order.
-SNAPSHOT = """
-MATCH (n {client_id: $client_id})
+# The change feed's own nodes carry the client too; they record writes, they are not written.
+OUTSIDE_FEED = "NOT n:Change AND NOT n:ChangeFeed"
+SNAPSHOT = f"""
+MATCH (n {{client_id: $client_id}}) WHERE {OUTSIDE_FEED}
 OPTIONAL MATCH (n)-[r]->(m)
 WITH n, r, m ORDER BY type(r), m.id
 WITH n, collect([type(r), m.id]) AS rels

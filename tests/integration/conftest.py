@@ -17,10 +17,14 @@ import uvicorn
 from neo4j import GraphDatabase
 
 from app.cli.admin import create_key
+from app.graph import change_feed
 from app.model.enums import Role
 from app.settings import Settings, load_settings
 from app.web.app import create_app
 from app.web.serve import server_config
+
+# A caller's write that changes the graph without noting it for the change feed fails the test.
+change_feed.STRICT = True
 
 
 @pytest.fixture(scope="session")

@@ -30,6 +30,7 @@ from tests.integration.asset_helpers import (
     CREATE_PROMPT,
     DECIDE,
     FINISH_RUN,
+    OUTSIDE_FEED,
     START_RUN,
     TRANSITION_ASSET,
     TRANSITION_PACKAGE,
@@ -361,7 +362,10 @@ def check_isolation(
         with pytest.raises(NotFound):
             asyncio.run(bob_store.presigned_url(bob_principal, uri))
     assert af.object_keys(settings, bob.client_id) == []
-    on_bob = "MATCH (n {client_id: $c}) WHERE NOT n:Client AND NOT n:ApiKey RETURN count(n)"
+    on_bob = (
+        f"MATCH (n {{client_id: $c}}) WHERE NOT n:Client AND NOT n:ApiKey AND {OUTSIDE_FEED} "
+        "RETURN count(n)"
+    )
     assert count(neo4j_session, on_bob, c=bob.client_id) == 0
 
 

@@ -61,10 +61,11 @@ def test_a_url_or_headers_over_the_limit_are_refused_in_json(
     _served(alice)
 
 
-def test_a_websocket_upgrade_is_answered_as_plain_http_in_json(api_url: str) -> None:
-    """E-6: uvicorn answered `Upgrade: websocket` with an empty 403 (no WebSocket route)."""
+def test_a_websocket_upgrade_off_graphql_is_refused_in_json(api_url: str) -> None:
+    """E-6: uvicorn answered `Upgrade: websocket` with an empty 403 where no WebSocket route
+    is; subscriptions are served at /graphql only (tests/integration/test_change_feed.py)."""
     upgrade = (
-        b"GET /graphql HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
+        b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
         b"Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
         b"Sec-WebSocket-Protocol: graphql-transport-ws\r\n\r\n"
     )
@@ -76,7 +77,7 @@ def test_a_websocket_upgrade_is_answered_as_plain_http_in_json(api_url: str) -> 
             chunk = sock.recv(65536)
             assert chunk, response
             response += chunk
-    assert _status_and_code(response) == (b"401", "UNAUTHENTICATED")
+    assert _status_and_code(response) == (b"404", "NOT_FOUND")
 
 
 def test_introspection_is_capped_per_operation_with_or_without_a_key(

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -23,10 +24,18 @@ from app.runtime.background import MemoryBackground
 
 
 class FakeGraph:
+    """Each transaction is one `write` (the writer runs one query per transaction)."""
+
     def __init__(self, *, outages: int = 0) -> None:
         self.outages = outages  # the next this many writes fail as if Neo4j were down
         self.rows: list[dict[str, Any]] = []
         self.calls = 0
+
+    async def in_transaction(self, work: Callable[[Any], Awaitable[Any]]) -> Any:
+        return await work(self)
+
+    async def run(self, query: str, params: dict[str, Any]) -> list[dict[str, Any]]:
+        return await self.write(query, params)
 
     async def write(self, query: str, params: dict[str, Any]) -> list[dict[str, Any]]:
         self.calls += 1
@@ -49,7 +58,7 @@ def _pack(value: Any) -> None:
 
 
 def writer(graph: FakeGraph, **options: Any) -> AccessLogWriter:
-    fake: Any = graph  # the writer only calls write()
+    fake: Any = graph  # the writer only runs transactions of one query
     typed: GraphExecutor = fake
     return AccessLogWriter(typed, **options)
 

@@ -45,7 +45,14 @@ CASES: list[tuple[str, bytes, bytes]] = [
 
 def _app() -> GraphQLApp:
     settings = Settings.model_construct()
-    services = Services(settings=settings, graph=None, artifacts=None, embedder=None, indexer=None)  # type: ignore[arg-type]
+    services = Services(
+        settings=settings,
+        graph=None,  # type: ignore[arg-type]
+        artifacts=None,  # type: ignore[arg-type]
+        embedder=None,  # type: ignore[arg-type]
+        indexer=None,  # type: ignore[arg-type]
+        feed=None,  # type: ignore[arg-type]
+    )
     return GraphQLApp(services, local_ide_assets=False)
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import time
 import uuid
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -43,6 +44,12 @@ class FakeGraph:
     async def write(self, query: str, params: dict[str, Any]) -> list[dict[str, Any]]:
         self.writes += 1
         return []
+
+    async def in_transaction(self, work: Callable[[Any], Awaitable[Any]]) -> Any:
+        return await work(self)  # its own transaction: `run` is `write`
+
+    async def run(self, query: str, params: dict[str, Any]) -> list[dict[str, Any]]:
+        return await self.write(query, params)
 
 
 def test_expiry_is_checked_on_every_cache_hit() -> None:
@@ -118,8 +125,8 @@ def test_a_lookup_in_flight_longer_than_the_trust_period_is_not_joined() -> None
 
 def test_a_revocation_is_answered_only_once_no_process_may_trust_the_key() -> None:
     class RevokingGraph:
-        async def write(self, query: str, params: dict[str, Any]) -> list[dict[str, Any]]:
-            return [{"key": {"id": params["id"], "revoked": True}}]
+        async def write(self, query: str, params: dict[str, Any], **_: Any) -> list[dict[str, Any]]:
+            return [{"key": {"id": params["id"], "revoked": True}, "was_revoked": False}]
 
     async def timed_revocation() -> float:
         started = time.monotonic()

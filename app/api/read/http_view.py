@@ -18,18 +18,29 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 from strawberry.asgi import GraphQL
-from strawberry.exceptions import MissingQueryError
+from strawberry.exceptions import ConnectionRejectionError, MissingQueryError
 from strawberry.http import GraphQLHTTPResponse
 from strawberry.schema.exceptions import CannotGetOperationTypeError, InvalidOperationTypeError
+from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL
 from strawberry.types import ExecutionResult
 from strawberry.types.graphql import OperationType
 from strawberry.types.unset import UNSET
 
 from app.api.context import RequestContext
+from app.api.edge.asgi import headers_of
 from app.api.edge.graphiql_assets import localised
 from app.api.edge.graphiql_page import with_demo_key
 from app.api.edge.outcome import INVALID, executed, note_code, note_operation, operation_label
-from app.api.edge.request_body import BadBody, ParsedBody, parse_json, request_json
+from app.api.edge.persisted_queries import PersistedQueries, PersistedQueryError, persisted_hash
+from app.api.edge.request_body import (
+    BadBody,
+    ParsedBody,
+    is_json,
+    parse_json,
+    parsed_body,
+    request_json,
+)
+from app.api.edge.ws_auth import ConnectionAuth
 from app.api.errors import answer_extensions, http_status, send_answer, shaped, unavailable_body
 from app.api.read.calls import Replay, replaying
 from app.api.read.learning import ReadLearning
@@ -61,10 +72,22 @@ class Ran:
 
 class GraphQLApp(GraphQL[RequestContext, None]):
     def __init__(
-        self, services: Services, *, local_ide_assets: bool, demo_key: str | None = None
+        self,
+        services: Services,
+        *,
+        local_ide_assets: bool,
+        demo_key: str | None = None,
+        connections: ConnectionAuth | None = None,
     ) -> None:
         schema = build_schema(services.settings)
-        super().__init__(schema, graphql_ide="graphiql")
+        super().__init__(
+            schema,
+            graphql_ide="graphiql",
+            subscription_protocols=(GRAPHQL_TRANSPORT_WS_PROTOCOL,),
+            allowed_origins=services.settings.cors_allowed_origins,
+        )
+        self.connections = connections  # who may open a subscription connection
+        self.persisted = PersistedQueries(services.graph)
         self.graphql_schema = schema._schema  # the root fields that name an operation
         self.services = services
         self.local_ide_assets = local_ide_assets
@@ -82,7 +105,9 @@ class GraphQLApp(GraphQL[RequestContext, None]):
         if scope["type"] != "http" or scope["method"] != "POST":
             await super().__call__(scope, receive, send)
             return
-        body = await read_body(receive)
+        body = await self._with_document(scope, await read_body(receive), send)
+        if body is None:
+            return
         operation = single_operation(scope, body)
         if operation is not None and await self._answer(scope, operation, send):
             return
@@ -97,6 +122,24 @@ class GraphQLApp(GraphQL[RequestContext, None]):
             await super().__call__(scope, replay(body), send)
         finally:
             REPLAYED.reset(replaying)
+
+    async def _with_document(self, scope: Scope, body: bytes, send: Send) -> bytes | None:
+        """The body with a persisted query's document in (app/api/edge/persisted_queries.py);
+        None when the answer (an unknown hash) was sent instead."""
+        principal = scope.get("state", {}).get("principal")
+        if principal is None or b"persistedQuery" not in body or not is_json(scope):
+            return body
+        data = parsed_body(scope, body).value
+        try:
+            digest = persisted_hash(data)
+            expanded = (
+                None if digest is None else await self.persisted.expand(principal, data, digest)
+            )
+        except PersistedQueryError as error:
+            note_operation(INVALID)
+            await send_answer(send, error.body())
+            return None
+        return body if expanded is None else expanded
 
     async def run(self, request: Any, context: Any = UNSET, root_value: Any = UNSET) -> Any:
         """strawberry's view, whose HTTP errors (no query, a batch, an unsupported content type,
@@ -222,6 +265,14 @@ class GraphQLApp(GraphQL[RequestContext, None]):
         response = await super().process_result(request, result)
         note_code(response)
         return response
+
+    async def on_ws_connect(self, context: RequestContext) -> None:
+        """A subscription connection's key, from its init payload (app/api/edge/ws_auth.py)."""
+        if self.connections is None:
+            raise ConnectionRejectionError({"code": "UNAUTHENTICATED"})
+        context.principal = await self.connections.principal(
+            context.connection_params, headers_of(context.request.scope)
+        )
 
     async def get_context(self, request: Any, response: Any) -> RequestContext:
         open_read_budget(self.services.settings.request_read_max_bytes)

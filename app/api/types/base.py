@@ -25,8 +25,13 @@ class ListOrder(Enum):
     CREATED_AT_ASC = "CREATED_AT_ASC"
 
 
+@strawberry.interface(
+    name="Node",
+    description="A record with a global id: `node(id:)` refetches any record the caller may see.",
+)
 class NodeType:
-    """Mixin of every node type: built from a row of the compiled query."""
+    """Every node type: built from a row of the compiled query. GraphQL shows it as the Node
+    interface (Relay's global object lookup)."""
 
     __model__: ClassVar[str]
     # Model properties that resolver fields (not model properties themselves) read from the
@@ -35,14 +40,14 @@ class NodeType:
     # Model properties and relationships the type does not show (besides model_fields.HIDDEN).
     __hidden__: ClassVar[frozenset[str]] = frozenset()
     _row: ClassVar[dict[str, Any]]  # set per instance by from_row; not a GraphQL field
-    # Every node type's first field, from the model (app/api/types/model_fields.py): declared
-    # here for the type checker only, as strawberry reads each type's own annotations.
+    # Every node type's first field, from the model (app/api/types/model_fields.py); the Node
+    # interface's one field.
     id: strawberry.ID
 
     @classmethod
     def from_row(cls: type[N], row: dict[str, Any]) -> N:
         plain, converted = _row_fields(cls)
-        values = {name: row.get(name) for name in plain}
+        values: dict[str, Any] = {name: row.get(name) for name in plain}
         for name, convert in converted:
             value = row.get(name)
             values[name] = convert(value) if isinstance(value, str) else value

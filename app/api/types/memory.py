@@ -8,8 +8,8 @@ from datetime import datetime
 import strawberry
 from strawberry.scalars import JSON
 
-from app.api.context import Info
 from app.api.types.base import NodeType, node_type
+from app.api.types.downloads import download_url_field
 
 
 @node_type(
@@ -46,11 +46,7 @@ class MemoryArtifact(NodeType):
 
     owner_id: strawberry.ID = strawberry.field(description="The record or session it belongs to.")
     uri: str
-
-    @strawberry.field(description="A presigned download URL, valid for 15 minutes.")
-    async def download_url(self, info: Info) -> str:
-        artifacts = info.context.services.artifacts
-        return await artifacts.presigned_url(info.context.caller(), self.uri)
+    download_url: str = download_url_field()
 
 
 @node_type("AccessLogEntry", "One read or write of memory records (seed 004 access log).")

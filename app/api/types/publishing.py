@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from app.api.types.base import NodeType, node_type
+from app.api.types.downloads import download_url_field
 
 
 @node_type("PublishPackage", "A bundle of variants ready to publish (seed 000, 4.2.5).")
@@ -14,4 +15,8 @@ class PublishRun(NodeType): ...
 
 
 @node_type("EvidenceArtifact", "Evidence of a publish run, stored in object storage.")
-class EvidenceArtifact(NodeType): ...
+class EvidenceArtifact(NodeType):
+    __needs__ = frozenset({"uri"})  # downloadUrl
+
+    uri: str
+    download_url: str = download_url_field()

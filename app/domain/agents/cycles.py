@@ -14,15 +14,16 @@ from typing import Any
 
 from app.domain.agents import cycle_outputs as outputs
 from app.domain.agents import cycle_rules as rules
-from app.domain.agents.repository import acting_agent_name
+from app.domain.agents.repository import AGENT_ROW, acting_agent_name, note_new_agent
 from app.domain.kernel.field_rules import decoded
 from app.domain.kernel.ids import check_id, new_id
 from app.domain.kernel.principal import Principal
 from app.domain.kernel.records import first_record, missing
+from app.graph.change_feed import note_change
 from app.graph.executor import GraphExecutor, Tx
 from app.graph.fragments import live, lock, lock_query, merge_agent
 from app.graph.values import plain
-from app.model.enums import AgentCycleStatus
+from app.model.enums import AgentCycleStatus, ChangeAction
 
 JSON_FIELDS = ("tool_call", "plan", "output")
 # A memory a cycle may link: the caller's, not forgotten, not expired.
@@ -38,7 +39,7 @@ OPTIONAL CALL (a) {{
   MATCH (c:AgentCycle {{client_id: $client_id, agent_name: $agent_name}})
   RETURN c.sequence AS last ORDER BY c.sequence DESC LIMIT 1
 }}
-RETURN coalesce(last, 0) AS last, {MISSING_MEMORIES} AS missing
+RETURN coalesce(last, 0) AS last, {MISSING_MEMORIES} AS missing, {AGENT_ROW}
 """
 LINK_MEMORIES = f"""
 CALL (c) {{
@@ -46,7 +47,8 @@ CALL (c) {{
   MATCH (m:MemoryRecord {{id: memory_id, client_id: $client_id}}) WHERE {LIVE_MEMORY}
   MERGE (c)-[:PRODUCED]->(m)
 }}
-RETURN c {{.*}} AS cycle
+OPTIONAL MATCH (a:Agent {{client_id: $client_id, name: c.agent_name}})
+RETURN c {{.*}} AS cycle, a.id AS agent_id
 """
 CREATE_CYCLE = f"""
 MATCH (a:Agent {{client_id: $client_id, name: $props.agent_name}})
@@ -97,6 +99,7 @@ async def record_cycle(
         params = scope | {"agent_name": name, "agent_id": new_id()}
         row = (await tx.run(LOCK_AGENT_FOR_CYCLE, params))[0]
         _check_found(row["missing"])
+        note_new_agent(principal.client_id, row)
         props = proposal | {
             "id": new_id(),
             "client_id": principal.client_id,
@@ -109,6 +112,7 @@ async def record_cycle(
         }
         rows = await tx.run(CREATE_CYCLE, scope | {"props": props})
         await outputs.cue_workspace(tx, scope | {"id": props["id"]}, cues)
+        _note_cycle(principal.client_id, rows[0], ChangeAction.CREATED)
         return cycle_record(rows[0]["cycle"])
 
     return await graph.in_transaction(work)
@@ -149,6 +153,13 @@ async def complete_cycle(
         await outputs.link_outputs(tx, scope, produced)
         changes = result | {"finished_at": now, "updated_at": now}
         rows = await tx.run(COMPLETE_CYCLE, scope | {"changes": changes})
+        _note_cycle(principal.client_id, rows[0], ChangeAction.UPDATED)
         return cycle_record(rows[0]["cycle"])
 
     return await graph.in_transaction(work)
+
+
+def _note_cycle(client_id: str, row: dict[str, Any], action: ChangeAction) -> None:
+    """The cycle (a row of LINK_MEMORIES), under its agent."""
+    cycle_id = row["cycle"]["id"]
+    note_change(client_id, "AgentCycle", cycle_id, action, parent_id=row["agent_id"])

@@ -12,13 +12,20 @@ from datetime import UTC, datetime
 from typing import Any
 
 from app.domain.agents import learning_rules as rules
-from app.domain.agents.repository import acting_agent_name, agent_name_for
+from app.domain.agents.repository import (
+    AGENT_ROW,
+    acting_agent_name,
+    agent_name_for,
+    note_new_agent,
+)
 from app.domain.kernel.ids import new_id
 from app.domain.kernel.pagination import check_page_size, keyset_params
 from app.domain.kernel.principal import Principal
+from app.graph.change_feed import note_change
 from app.graph.executor import GraphExecutor, Tx
 from app.graph.fragments import keyset_page, lock, merge_agent
 from app.graph.values import plain
+from app.model.enums import ChangeAction
 
 LOCK_PERFORMANCE = f"""
 {merge_agent()}
@@ -27,7 +34,7 @@ MERGE (p:AgentPerformance {{client_id: $client_id, agent_name: $agent_name,
 ON CREATE SET p.id = $performance_id, p.created_at = $now, p.updated_at = $now, p.total = 0,
               p.successes = 0, p.rating_sum = 0.0, p.rating_count = 0, p.patterns = '{{}}'
 {lock("p")}
-RETURN p {{.*}} AS performance
+RETURN p {{.*}} AS performance, p.id = $performance_id AS created, {AGENT_ROW}
 """
 LEARN = """
 MATCH (p:AgentPerformance {id: $performance_id, client_id: $client_id})
@@ -70,7 +77,8 @@ async def learn_from_feedback(
             "agent_id": new_id(),
             "performance_id": new_id(),
         }
-        performance = dict(plain((await tx.run(LOCK_PERFORMANCE, params))[0]["performance"]))
+        locked = (await tx.run(LOCK_PERFORMANCE, params))[0]
+        performance = dict(plain(locked["performance"]))
         changes = rules.learned(performance, event) | {"updated_at": now}
         props = event | {
             "id": new_id(),
@@ -81,9 +89,21 @@ async def learn_from_feedback(
         }
         learn = {"performance_id": performance["id"], "event": props, "changes": changes}
         row = (await tx.run(LEARN, scope | learn))[0]
+        _note_learned(principal.client_id, locked, props["id"])
         return {"event": dict(plain(row["event"])), "performance": dict(plain(row["performance"]))}
 
     return await graph.in_transaction(work)
+
+
+def _note_learned(client_id: str, locked: dict[str, Any], event_id: str) -> None:
+    """The feedback event and the counters it moved (`locked`: LOCK_PERFORMANCE's row), under
+    their agent."""
+    agent_id = locked["agent_id"]
+    note_new_agent(client_id, locked)
+    note_change(client_id, "FeedbackEvent", event_id, ChangeAction.CREATED, parent_id=agent_id)
+    action = ChangeAction.CREATED if locked["created"] else ChangeAction.UPDATED
+    performance_id = locked["performance"]["id"]
+    note_change(client_id, "AgentPerformance", performance_id, action, parent_id=agent_id)
 
 
 async def agent_patterns(

@@ -3,6 +3,7 @@ on first use; an agent key's agent_name is the agent its episodes run under by d
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
@@ -11,8 +12,10 @@ from app.domain.kernel.errors import NotFound, ValidationFailed
 from app.domain.kernel.field_rules import MAX_TEXT, check_text
 from app.domain.kernel.ids import new_id
 from app.domain.kernel.principal import Principal
-from app.graph.executor import GraphExecutor
+from app.graph.change_feed import Changed, note_change, unrecorded
+from app.graph.executor import GraphExecutor, Tx
 from app.graph.values import plain
+from app.model.enums import ChangeAction
 
 # MERGE on the (client_id, name) uniqueness constraint: concurrent first uses make one agent.
 # A given description replaces the stored one (updated_at moves only when it changes).
@@ -23,12 +26,43 @@ ON MATCH SET
   a.updated_at = CASE WHEN $description IS NULL OR $description = a.description
                       THEN a.updated_at ELSE $now END,
   a.description = coalesce($description, a.description)
-RETURN a {.*} AS agent
+RETURN a {.*} AS agent, a.id = $id AS created, a.updated_at = $now AS updated
 """
 GET_AGENT = """
 MATCH (a:Agent {client_id: $client_id, name: $name})
 RETURN a {.*} AS agent
 """
+# What a query that creates its agent on first use (fragments.merge_agent) returns of it.
+AGENT_ROW = "a.id AS agent_id, a.id = $agent_id AS agent_created"
+
+
+def new_agent(client_id: str, row: Mapping[str, Any]) -> list[Changed]:
+    """The agent a write created on first use (the row has AGENT_ROW) is new to the feed too."""
+    created = Changed(client_id, "Agent", row["agent_id"], ChangeAction.CREATED)
+    return [created] if row["agent_created"] else []
+
+
+def note_new_agent(client_id: str, row: Mapping[str, Any]) -> None:
+    for change in new_agent(client_id, row):
+        change.note()
+
+
+def note_upsert(
+    client_id: str,
+    label: str,
+    record_id: str,
+    *,
+    created: bool,
+    updated: bool,
+    parent_id: str | None = None,
+) -> None:
+    """A MERGE's record, CREATED or UPDATED; one that found the record as asked changed
+    nothing (its SETs wrote the values already there), so nothing is noted."""
+    if not (created or updated):
+        unrecorded()
+        return
+    action = ChangeAction.CREATED if created else ChangeAction.UPDATED
+    note_change(client_id, label, record_id, action, parent_id=parent_id)
 
 
 def agent_name_for(principal: Principal, name: str | None) -> str:
@@ -62,8 +96,20 @@ async def ensure_agent(
         "id": new_id(),
         "now": datetime.now(UTC),
     }
-    rows = await graph.write(ENSURE_AGENT, params)
-    return dict(plain(rows[0]["agent"]))
+
+    async def work(tx: Tx) -> dict[str, Any]:
+        row = (await tx.run(ENSURE_AGENT, params))[0]
+        agent = dict(plain(row["agent"]))
+        note_upsert(
+            principal.client_id,
+            "Agent",
+            agent["id"],
+            created=row["created"],
+            updated=row["updated"],
+        )
+        return agent
+
+    return await graph.in_transaction(work)
 
 
 async def get_agent_by_name(

@@ -11,17 +11,25 @@ from datetime import UTC, datetime
 from typing import Any
 
 from app.domain.agents import cycle_rules as rules
-from app.domain.agents.repository import acting_agent_name, agent_name_for
+from app.domain.agents.repository import (
+    AGENT_ROW,
+    acting_agent_name,
+    agent_name_for,
+    note_new_agent,
+)
 from app.domain.kernel.errors import Conflict, NotFound
 from app.domain.kernel.field_rules import decoded
 from app.domain.kernel.ids import check_id, new_id
 from app.domain.kernel.principal import Principal
 from app.domain.kernel.records import missing
 from app.domain.memory.value_rules import check_expiry
-from app.graph.executor import GraphExecutor, Tx
+from app.graph.change_feed import Changed, note_change
+from app.graph.executor import GraphExecutor, Record, Tx
 from app.graph.fragments import live, lock, merge_agent
 from app.graph.values import plain
+from app.model.enums import ChangeAction
 
+STATE = "AgentSessionState"
 # MERGE on the (client_id, agent_name, session_id) uniqueness constraint: concurrent first
 # saves make one node; its lock is taken before its version is read.
 SAVE = f"""
@@ -38,7 +46,7 @@ FOREACH (_ IN CASE WHEN allowed THEN [1] ELSE [] END |
       st.updated_at = $now
   MERGE (a)-[:HAS_SESSION_STATE]->(st)
   MERGE (s)-[:HAS_AGENT_STATE]->(st))
-RETURN st {{.*}} AS state, current
+RETURN st {{.*}} AS state, current, st.id = $id AS created, {AGENT_ROW}
 """
 READ = f"""
 MATCH (st:AgentSessionState {{client_id: $client_id, agent_name: $agent_name,
@@ -50,9 +58,11 @@ RETURN st {{.*}} AS state
 CLEAR = f"""
 MATCH (st:AgentSessionState {{client_id: $client_id, agent_name: $agent_name,
                               session_id: $session_id}})
-WITH st, {live("st")} AS shown
+WITH st, {live("st")} AS shown, st.id AS id
 DETACH DELETE st
-RETURN sum(CASE WHEN shown THEN 1 ELSE 0 END) AS cleared
+WITH sum(CASE WHEN shown THEN 1 ELSE 0 END) AS cleared, collect(id) AS ids
+OPTIONAL MATCH (a:Agent {{client_id: $client_id, name: $agent_name}})
+RETURN cleared, ids, a.id AS agent_id
 """
 
 
@@ -109,8 +119,13 @@ async def save_agent_session_state(
         rows = await tx.run(SAVE, params)
         if not rows:
             raise missing("memory session", params["session_id"])
-        _check_version(expected, int(rows[0]["current"]), params)
-        return session_state_record(rows[0]["state"])
+        row = rows[0]
+        _check_version(expected, int(row["current"]), params)
+        note_new_agent(principal.client_id, row)
+        action = ChangeAction.CREATED if row["created"] else ChangeAction.UPDATED
+        state_id, agent_id = row["state"]["id"], row["agent_id"]
+        note_change(principal.client_id, STATE, state_id, action, parent_id=agent_id)
+        return session_state_record(row["state"])
 
     return await graph.in_transaction(work)
 
@@ -130,7 +145,15 @@ async def clear_agent_session_state(
     """Delete the agent's state in the session; 1, or NOT_FOUND when it has none."""
     principal.require_writer()
     params = _params(principal, acting_agent_name(principal, agent_name), session_id)
-    cleared = int((await graph.write(CLEAR, params))[0]["cleared"])
+
+    def deleted(rows: list[Record]) -> list[Changed]:
+        row = rows[0]
+        return [
+            Changed(principal.client_id, STATE, i, ChangeAction.DELETED, parent_id=row["agent_id"])
+            for i in row["ids"]
+        ]
+
+    cleared = int((await graph.write(CLEAR, params, changed=deleted))[0]["cleared"])
     if not cleared:
         raise NotFound(
             f"agent {params['agent_name']!r} has no state in session {params['session_id']}",

@@ -7,8 +7,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
+from app.domain.agents.session_state import STATE
 from app.domain.memory.sweep_steps import StepResult, purge_in_batches
-from app.graph.executor import GraphExecutor
+from app.graph.change_feed import Changed
+from app.graph.executor import GraphExecutor, Record
+from app.model.enums import ChangeAction
 
 KIND = "agent_session_states"  # the step's count in the sweep's `expired` counts
 # Seeks index agent_session_state_expires (migration 0033).
@@ -16,9 +19,10 @@ PURGE_EXPIRED_STATES = """
 MATCH (st:AgentSessionState)
 WHERE st.expires_at <= $now AND ($client_id IS NULL OR st.client_id = $client_id)
 WITH st LIMIT $batch
-WITH st, st.client_id AS client_id
+OPTIONAL MATCH (a:Agent)-[:HAS_SESSION_STATE]->(st)
+WITH st, st.client_id AS client_id, {id: st.id, agent_id: a.id} AS state
 DETACH DELETE st
-RETURN client_id, count(*) AS purged
+RETURN client_id, count(*) AS purged, collect(state) AS states
 """
 
 
@@ -32,5 +36,14 @@ class SessionStateExpiry:
     async def __call__(self, client_id: str | None) -> StepResult:
         params = {"now": datetime.now(UTC), "client_id": client_id}
         return await purge_in_batches(
-            self.graph, PURGE_EXPIRED_STATES, params, kind=KIND, batch=self.batch
+            self.graph, PURGE_EXPIRED_STATES, params, kind=KIND, batch=self.batch, changed=_purged
         )
+
+
+def _purged(rows: list[Record]) -> list[Changed]:
+    """Each state a batch deleted, under its agent."""
+    return [
+        Changed(row["client_id"], STATE, state["id"], ChangeAction.DELETED, state["agent_id"])
+        for row in rows
+        for state in row["states"]
+    ]

@@ -8,13 +8,15 @@ from datetime import UTC, datetime
 from typing import Any
 
 from app.domain.agents import cycle_rules as rules
-from app.domain.agents.repository import acting_agent_name
+from app.domain.agents.repository import AGENT_ROW, acting_agent_name
 from app.domain.kernel.field_rules import decoded
 from app.domain.kernel.ids import new_id
 from app.domain.kernel.principal import Principal
+from app.graph.change_feed import note_change
 from app.graph.executor import GraphExecutor, Tx
 from app.graph.fragments import lock, merge_agent
 from app.graph.values import plain
+from app.model.enums import ChangeAction
 
 # The version is read after the agent is write-locked, so two saves that both expect version
 # n cannot both succeed: the second sees n + 1 and is refused (CONFLICT, rolled back).
@@ -26,7 +28,7 @@ WITH a, current, ($expected IS NULL OR $expected = current) AS allowed
 SET a.state = CASE WHEN allowed THEN $state ELSE a.state END,
     a.state_version = CASE WHEN allowed THEN current + 1 ELSE a.state_version END,
     a.updated_at = CASE WHEN allowed THEN $now ELSE a.updated_at END
-RETURN a {{.*}} AS agent, current
+RETURN a {{.*}} AS agent, current, {AGENT_ROW}
 """
 
 
@@ -59,6 +61,8 @@ async def save_agent_state(
     async def work(tx: Tx) -> dict[str, Any]:
         row = (await tx.run(SAVE_STATE, params))[0]
         rules.check_version(expected, int(row["current"]), agent_name=name)
+        action = ChangeAction.CREATED if row["agent_created"] else ChangeAction.UPDATED
+        note_change(principal.client_id, "Agent", row["agent_id"], action)
         return agent_record(row["agent"])
 
     return await graph.in_transaction(work)

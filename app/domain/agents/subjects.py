@@ -12,15 +12,24 @@ from datetime import UTC, datetime
 from typing import Any
 
 from app.domain.agents import subject_rules as rules
-from app.domain.agents.repository import acting_agent_name, agent_name_for
+from app.domain.agents.repository import (
+    AGENT_ROW,
+    acting_agent_name,
+    agent_name_for,
+    note_new_agent,
+    note_upsert,
+)
 from app.domain.kernel.errors import NotFound
 from app.domain.kernel.field_rules import check_aware, decoded
 from app.domain.kernel.ids import new_id
 from app.domain.kernel.principal import Principal
+from app.graph.change_feed import note_change
 from app.graph.executor import GraphExecutor, Tx
 from app.graph.fragments import lock, merge_agent
 from app.graph.values import plain
+from app.model.enums import ChangeAction
 
+SUBJECT = "MemorySubject"
 # updated_at is computed first, from the values before this upsert: it moves when a given
 # value differs from the stored one (a value given where none was stored included).
 UPSERT_SUBJECT = """
@@ -38,15 +47,13 @@ ON MATCH SET
   s.profile = coalesce($profile, s.profile),
   s.preferences = coalesce($preferences, s.preferences),
   s.active = coalesce($active, s.active, true)
-RETURN s {.*} AS subject
+RETURN s {.*} AS subject, s.id = $id AS created, s.updated_at = $now AS updated
 """
 GET_SUBJECT = """
 MATCH (s:MemorySubject {client_id: $client_id, external_ref: $external_ref})
 RETURN s {.*} AS subject
 """
-RELATED = """
-RETURN s {.*} AS subject, a {.*} AS agent, r {.*} AS relationship
-"""
+RELATED = "s {.*} AS subject, a {.*} AS agent, r {.*} AS relationship"
 SET_RELATIONSHIP = f"""
 MATCH (s:MemorySubject {{client_id: $client_id, external_ref: $subject}})
 {lock("s")}
@@ -58,7 +65,8 @@ SET r.type = $props.type,
     r.custom_prompt = coalesce($props.custom_prompt, r.custom_prompt),
     r.memory_settings = coalesce($props.memory_settings, r.memory_settings),
     r.updated_at = $now
-{RELATED}"""
+RETURN {RELATED}, {AGENT_ROW}
+"""
 MATCH_RELATIONSHIP = """
 MATCH (s:MemorySubject {client_id: $client_id, external_ref: $subject})
       -[r:RELATES_TO]->(a:Agent {client_id: $client_id, name: $agent_name})
@@ -72,8 +80,9 @@ SET r.sessions = r.sessions + $steps.sessions,
     r.last_contact = CASE WHEN r.last_contact IS NULL OR r.last_contact < $at
                           THEN $at ELSE r.last_contact END,
     r.updated_at = $now
-{RELATED}"""
-GET_RELATIONSHIP = MATCH_RELATIONSHIP + RELATED
+RETURN {RELATED}
+"""
+GET_RELATIONSHIP = f"{MATCH_RELATIONSHIP}RETURN {RELATED}"
 
 
 def subject_record(node: Any) -> dict[str, Any]:
@@ -97,8 +106,15 @@ async def upsert_subject(
     principal.require_writer()
     props = rules.check_subject(fields)
     params = props | {"client_id": principal.client_id, "id": new_id(), "now": datetime.now(UTC)}
-    rows = await graph.write(UPSERT_SUBJECT, params)
-    return subject_record(rows[0]["subject"])
+
+    async def work(tx: Tx) -> dict[str, Any]:
+        row = (await tx.run(UPSERT_SUBJECT, params))[0]
+        subject = subject_record(row["subject"])
+        created, updated = row["created"], row["updated"]
+        note_upsert(principal.client_id, SUBJECT, subject["id"], created=created, updated=updated)
+        return subject
+
+    return await graph.in_transaction(work)
 
 
 async def get_subject(
@@ -150,7 +166,11 @@ async def set_relationship(
     params = scope | {"props": rules.check_relationship(fields), "agent_id": new_id()}
 
     async def work(tx: Tx) -> dict[str, Any]:
-        return _found(await tx.run(SET_RELATIONSHIP, params), scope, subject_only=True)
+        rows = await tx.run(SET_RELATIONSHIP, params)
+        found = _found(rows, scope, subject_only=True)
+        note_new_agent(principal.client_id, rows[0])
+        _note_related(principal.client_id, found)
+        return found
 
     return await graph.in_transaction(work)
 
@@ -172,10 +192,16 @@ async def touch_relationship(
     params = scope | {"steps": rules.check_touch(fields), "at": at or scope["now"]}
 
     async def work(tx: Tx) -> dict[str, Any]:
-        rows = await tx.run(TOUCH_RELATIONSHIP, params)
-        return _found(rows, scope, subject_only=False)
+        found = _found(await tx.run(TOUCH_RELATIONSHIP, params), scope, subject_only=False)
+        _note_related(principal.client_id, found)
+        return found
 
     return await graph.in_transaction(work)
+
+
+def _note_related(client_id: str, found: dict[str, Any]) -> None:
+    """A relationship context is the subject's (its source): the subject changed."""
+    note_change(client_id, SUBJECT, found["subject"]["id"], ChangeAction.UPDATED)
 
 
 async def get_relationship(

@@ -16,10 +16,11 @@ from app.domain.kernel.field_rules import check_text, check_upload, enum_value
 from app.domain.kernel.ids import check_id, new_id
 from app.domain.kernel.principal import REVIEWER_ROLES, Principal
 from app.domain.kernel.records import OwnedNode, missing
+from app.graph.change_feed import Changed
 from app.graph.executor import GraphExecutor, Tx
 from app.graph.fragments import own
 from app.graph.values import plain
-from app.model.enums import ApprovalStatus
+from app.model.enums import ApprovalStatus, ChangeAction
 
 
 def _target_queries(label: str) -> tuple[str, str]:
@@ -31,7 +32,9 @@ def _target_queries(label: str) -> tuple[str, str]:
 
 # kind -> (existence check, create), so the label never comes from input.
 TARGETS = {"asset": _target_queries("Asset"), "variant": _target_queries("AssetVariant")}
-APPROVAL = OwnedNode("ApprovalRecord", "approval", what="approval")
+APPROVAL = OwnedNode(
+    "ApprovalRecord", "approval", what="approval", parent=("variant_id", "asset_id")
+)
 
 
 async def create_approval(
@@ -78,7 +81,16 @@ async def create_approval(
             "created_at": now,
             "updated_at": now,
         }
-        rows = await graph.write(create, scope | {"props": props})
+        created = Changed(
+            principal.client_id,
+            "ApprovalRecord",
+            approval_id,
+            ChangeAction.CREATED,
+            parent_id=target_id,
+        )
+        rows = await graph.write(
+            create, scope | {"props": props}, changed=lambda rows: [created] if rows else []
+        )
         if not rows:
             raise missing(kind, target_id)
         return dict(plain(rows[0]["approval"]))

@@ -24,9 +24,10 @@ from app.domain.kernel.field_rules import (
 from app.domain.kernel.ids import new_id
 from app.domain.kernel.principal import Principal
 from app.domain.kernel.records import OwnedNode, missing
+from app.graph.change_feed import note_change
 from app.graph.executor import GraphExecutor, Tx
 from app.graph.values import plain
-from app.model.enums import TaskClass
+from app.model.enums import ChangeAction, TaskClass
 
 JSON_FIELDS = ("params", "input_refs", "output_refs")
 PROMPT_CONTENT_TYPE = "text/plain; charset=utf-8"
@@ -100,6 +101,7 @@ async def create_prompt(
         if row["assets"] != len(asset_ids) or row["variants"] != len(variant_ids):
             gone = (await tx.run(MISSING_OUTPUTS, scope))[0]
             _raise_missing(gone["assets"], gone["variants"])
+        note_change(principal.client_id, "PromptArtifact", prompt_id, ChangeAction.CREATED)
         return decoded(plain(row["prompt"]), JSON_FIELDS)
 
     async with staged_uploads(artifacts, principal) as uploads:

@@ -18,10 +18,11 @@ from app.domain.kernel.field_rules import check_text, check_upload, enum_value
 from app.domain.kernel.ids import new_id
 from app.domain.kernel.principal import Principal
 from app.domain.kernel.records import OwnedNode, missing, stored_object
+from app.graph.change_feed import Changed, note_change
 from app.graph.executor import GraphExecutor, Tx
 from app.graph.fragments import lock_query
 from app.graph.values import plain
-from app.model.enums import EvidenceKind, PackageStatus, Platform, PublishRunStatus
+from app.model.enums import ChangeAction, EvidenceKind, PackageStatus, Platform, PublishRunStatus
 
 CREATE_RUN = """
 MATCH (p:PublishPackage {id: $id, client_id: $client_id})
@@ -41,7 +42,7 @@ CREATE (r)-[:HAS_EVIDENCE]->(e:EvidenceArtifact $props)
 RETURN e {.*} AS evidence
 """
 MAX_REF = 500
-RUN = OwnedNode("PublishRun", "run", what="publish run")
+RUN = OwnedNode("PublishRun", "run", what="publish run", parent=("package_id",))
 
 
 async def start_run(
@@ -71,6 +72,13 @@ async def start_run(
             "updated_at": now,
         }
         rows = await tx.run(CREATE_RUN, scope | {"props": props})
+        note_change(
+            principal.client_id,
+            "PublishRun",
+            props["id"],
+            ChangeAction.CREATED,
+            parent_id=scope["id"],
+        )
         return dict(plain(rows[0]["run"]))
 
     return await graph.in_transaction(work)
@@ -142,7 +150,18 @@ async def add_evidence(
             "created_at": now,
             "updated_at": now,
         }
-        rows = await graph.write(CREATE_EVIDENCE, scope | {"props": props})
+        created = Changed(
+            principal.client_id,
+            "EvidenceArtifact",
+            evidence_id,
+            ChangeAction.CREATED,
+            parent_id=scope["id"],
+        )
+        rows = await graph.write(
+            CREATE_EVIDENCE,
+            scope | {"props": props},
+            changed=lambda rows: [created] if rows else [],
+        )
         if not rows:
             raise missing(RUN.what, scope["id"])
         return dict(plain(rows[0]["evidence"]))

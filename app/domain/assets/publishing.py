@@ -11,10 +11,11 @@ from app.domain.kernel.field_rules import check_aware, check_ids, check_updatabl
 from app.domain.kernel.ids import check_id, new_id
 from app.domain.kernel.principal import Principal
 from app.domain.kernel.records import OwnedNode, missing
+from app.graph.change_feed import note_change
 from app.graph.executor import GraphExecutor, Tx
 from app.graph.fragments import lock
 from app.graph.values import plain
-from app.model.enums import PackageStatus, Platform, PublishRunStatus
+from app.model.enums import ChangeAction, PackageStatus, Platform, PublishRunStatus
 
 MISSING_REFS = """
 OPTIONAL MATCH (plan:Plan {id: $plan_id, client_id: $client_id})
@@ -83,6 +84,7 @@ async def create_package(
         if refs["absent"]:
             raise missing("variant", refs["absent"][0])
         rows = await tx.run(CREATE_PACKAGE, params | {"props": props})
+        note_change(principal.client_id, "PublishPackage", props["id"], ChangeAction.CREATED)
         return dict(plain(rows[0]["package"]))
 
     return await graph.in_transaction(work)

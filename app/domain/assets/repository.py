@@ -16,10 +16,11 @@ from app.domain.kernel.field_rules import (
 )
 from app.domain.kernel.ids import check_id, new_id
 from app.domain.kernel.principal import Principal
-from app.domain.kernel.records import OwnedNode, check_artifact_ref, first_record, missing
-from app.graph.executor import GraphExecutor
+from app.domain.kernel.records import OwnedNode, check_artifact_ref, missing
+from app.graph.change_feed import Changed
+from app.graph.executor import GraphExecutor, Tx
 from app.graph.values import plain
-from app.model.enums import AssetStatus, AssetType, CreatedBy
+from app.model.enums import AssetStatus, AssetType, ChangeAction, CreatedBy
 
 # Without a blueprint id the OPTIONAL MATCH finds nothing and the asset stands alone; with one,
 # no row survives the WITH unless the plan node is the caller's, so nothing is created.
@@ -61,10 +62,18 @@ async def create_asset(
         "updated_at": now,
     }
     params = {"props": props, "blueprint_id": blueprint_id, "client_id": principal.client_id}
-    rows = await graph.write(CREATE_ASSET, params)
+    rows = await graph.write(CREATE_ASSET, params, changed=assets_created)
     if not rows:
         raise missing("plan node", str(blueprint_id))
     return dict(plain(rows[0]["asset"]))
+
+
+def assets_created(rows: list[dict[str, Any]]) -> list[Changed]:
+    """The asset CREATE_ASSET made (none when the blueprint is not the caller's)."""
+    return [
+        Changed(row["asset"]["client_id"], "Asset", row["asset"]["id"], ChangeAction.CREATED)
+        for row in rows
+    ]
 
 
 async def update_asset(
@@ -80,8 +89,11 @@ async def update_asset(
     check_updatable(changes, UPDATABLE, what="an asset")
     values = await _checked_fields(artifacts, principal, changes, creating=False)
     scope = ASSET.scope(principal, asset_id)
-    rows = await graph.write(ASSET.update, scope | {"changes": values, "now": datetime.now(UTC)})
-    return dict(first_record(rows, "asset", what="asset", record_id=scope["id"]))
+
+    async def work(tx: Tx) -> dict[str, Any]:
+        return await ASSET.change(tx, scope, values)
+
+    return await graph.in_transaction(work)
 
 
 async def transition_asset(

@@ -26,10 +26,11 @@ from app.domain.kernel.field_rules import (
 )
 from app.domain.kernel.ids import check_id, new_id
 from app.domain.kernel.principal import Principal
-from app.domain.kernel.records import OwnedNode, check_artifact_ref, first_record, missing
-from app.graph.executor import GraphExecutor
+from app.domain.kernel.records import OwnedNode, check_artifact_ref, missing
+from app.graph.change_feed import Changed
+from app.graph.executor import GraphExecutor, Tx
 from app.graph.values import plain
-from app.model.enums import Platform, VariantFormat, VariantStatus
+from app.model.enums import ChangeAction, Platform, VariantFormat, VariantStatus
 
 JSON_FIELDS = ("dimensions",)
 FIND_TARGET = """
@@ -46,7 +47,7 @@ BY_CHECKSUM = """
 MATCH (v:AssetVariant {client_id: $client_id, checksum: $checksum})
 RETURN v {.*} AS variant
 """
-VARIANT = OwnedNode("AssetVariant", "variant", what="variant")
+VARIANT = OwnedNode("AssetVariant", "variant", what="variant", parent=("asset_id",))
 UPDATABLE = frozenset({"caption_text", "dimensions", "duration_seconds"})
 
 
@@ -118,7 +119,7 @@ async def _write_variant(
     by_checksum: dict[str, Any],
 ) -> VariantWrite:
     try:
-        created = await graph.write(CREATE_VARIANT, create)
+        created = await graph.write(CREATE_VARIANT, create, changed=variants_created)
     except ConstraintError:
         # Another request stored the same checksum between our check and our write: its
         # variant is the answer, and our upload is not needed.
@@ -132,6 +133,16 @@ async def _write_variant(
     return VariantWrite(decoded(plain(created[0]["variant"]), JSON_FIELDS), deduplicated=False)
 
 
+def variants_created(rows: list[dict[str, Any]]) -> list[Changed]:
+    """The variants CREATE_VARIANT made, each under its asset."""
+    return [
+        Changed(
+            v["client_id"], "AssetVariant", v["id"], ChangeAction.CREATED, parent_id=v["asset_id"]
+        )
+        for v in (row["variant"] for row in rows)
+    ]
+
+
 async def update_variant(
     graph: GraphExecutor, *, principal: Principal, variant_id: str, changes: dict[str, Any]
 ) -> dict[str, Any]:
@@ -139,10 +150,12 @@ async def update_variant(
     principal.require_writer()
     check_updatable(changes, UPDATABLE, what="a variant")
     scope = VARIANT.scope(principal, variant_id)
-    params = scope | {"changes": _checked(changes), "now": datetime.now(UTC)}
-    rows = await graph.write(VARIANT.update, params)
-    found = first_record(rows, "variant", what="variant", record_id=scope["id"])
-    return decoded(found, JSON_FIELDS)
+    values = _checked(changes)
+
+    async def work(tx: Tx) -> dict[str, Any]:
+        return await VARIANT.change(tx, scope, values)
+
+    return decoded(await graph.in_transaction(work), JSON_FIELDS)
 
 
 async def transition_variant(

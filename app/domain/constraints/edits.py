@@ -10,14 +10,20 @@ from app.artifacts.staged import staged_uploads
 from app.artifacts.store import ArtifactStore
 from app.domain.constraints import content as stored
 from app.domain.constraints.facts import ACTIVE_FACTS, WRITE_FACTS
-from app.domain.constraints.repository import check_edit, new_version, version_facts
+from app.domain.constraints.repository import (
+    check_edit,
+    new_version,
+    version_changed,
+    version_facts,
+)
 from app.domain.constraints.schemas import check_content
 from app.domain.kernel.errors import Conflict, ValidationFailed
 from app.domain.kernel.principal import Principal
 from app.domain.kernel.records import OwnedNode
+from app.graph.change_feed import unrecorded
 from app.graph.executor import GraphExecutor, Tx
 from app.graph.values import plain
-from app.model.enums import ConstraintKind, FactStatus
+from app.model.enums import ChangeAction, ConstraintKind, FactStatus
 
 DOCUMENT = OwnedNode("ConstraintDocument", "document", what="constraint document")
 CURRENT = """
@@ -65,6 +71,7 @@ async def edit_document(
         current = {"version_id": document["current_version_id"]} | scope
         unchanged = (await tx.run(CURRENT, current))[0]["sha256"] == encoded.sha256
         if unchanged and title in (None, document["title"]):
+            unrecorded()  # the document's lock only: a repeated edit saves nothing
             return document
         check_base(document, base_version)
         version = new_version(
@@ -84,6 +91,8 @@ async def edit_document(
             version |= await stored.stored_props(uploads, encoded)
         params = scope | {"version": version, "facts": facts.params()}
         rows = await tx.run(NEW_VERSION, params | {"now": version["created_at"]})
+        for change in version_changed(version, facts, ChangeAction.UPDATED):
+            change.note()
         return dict(plain(rows[0]["document"]))
 
     return await graph.in_transaction(work)

@@ -9,7 +9,8 @@ from datetime import datetime
 from typing import Any
 
 from app.domain.kernel.ids import new_id
-from app.model.enums import FactStatus
+from app.graph.change_feed import Changed
+from app.model.enums import ChangeAction, FactStatus
 
 FACT_FIELDS = ("statement", "topic", "tags", "source")
 ACTIVE_FACTS = f"""
@@ -42,6 +43,15 @@ class FactChanges:
             "superseded": self.superseded,
             "superseded_status": FactStatus.SUPERSEDED.value,
         }
+
+    def changed(self, client_id: str, document_id: str) -> list[Changed]:
+        """The facts WRITE_FACTS creates and supersedes, each in its knowledge base."""
+        made = [(fact["id"], ChangeAction.CREATED) for fact in self.created]
+        replaced = [(fact_id, ChangeAction.UPDATED) for fact_id in self.superseded]
+        return [
+            Changed(client_id, "KnowledgeFact", fact_id, action, parent_id=document_id)
+            for fact_id, action in made + replaced
+        ]
 
 
 NO_FACTS = FactChanges()

@@ -17,9 +17,10 @@ from app.domain.constraints.schemas import check_content
 from app.domain.kernel.errors import Conflict, ValidationFailed
 from app.domain.kernel.ids import new_id
 from app.domain.kernel.principal import REVIEWER_ROLES, Principal
+from app.graph.change_feed import Changed
 from app.graph.executor import GraphExecutor
 from app.graph.values import plain
-from app.model.enums import ConstraintKind
+from app.model.enums import ChangeAction, ConstraintKind
 
 MAX_TITLE = 200
 MAX_REASON = 2_000
@@ -90,6 +91,25 @@ def version_facts(
     )
 
 
+def version_changed(
+    version: dict[str, Any], facts: FactChanges, document: ChangeAction
+) -> list[Changed]:
+    """A new version: its document (`document`: created with it, or updated), the version
+    and the facts it writes."""
+    client_id, document_id = version["client_id"], version["document_id"]
+    return [
+        Changed(client_id, "ConstraintDocument", document_id, document),
+        Changed(
+            client_id,
+            "ConstraintVersion",
+            version["id"],
+            ChangeAction.CREATED,
+            parent_id=document_id,
+        ),
+        *facts.changed(client_id, document_id),
+    ]
+
+
 async def create_document(
     graph: GraphExecutor,
     artifacts: ArtifactStore,
@@ -124,7 +144,9 @@ async def create_document(
         async with staged_uploads(artifacts, principal, shared=True) as uploads:
             version |= await stored.stored_props(uploads, encoded)
             params = scope | {"document": document, "version": version, "facts": facts.params()}
-            rows = await graph.write(CREATE_DOCUMENT, params | {"now": version["created_at"]})
+            changed = version_changed(version, facts, ChangeAction.CREATED)
+            params |= {"now": version["created_at"]}
+            rows = await graph.write(CREATE_DOCUMENT, params, changed=changed)
     except ConstraintError:
         # Another create of this kind committed first: the leader has seen it.
         await _refuse_second(graph.read_latest, scope, kind)

@@ -16,15 +16,17 @@ from app.domain.expiry.cypher import TRIM_EVENTS
 from app.domain.kernel.errors import ValidationFailed
 from app.domain.kernel.principal import Principal
 from app.domain.kernel.records import missing
+from app.graph.change_feed import Changed
 from app.graph.executor import GraphExecutor
 from app.graph.fragments import lock
+from app.model.enums import ChangeAction
 
 CAP = f"""
 MATCH (t:ConversationThread {{id: $id, client_id: $client_id}})
 {lock("t")}
 SET t.max_events = $max_events, t.updated_at = $now
 {TRIM_EVENTS}
-RETURN t {{.*}} AS thread, trimmed, uris
+RETURN t {{.*}} AS thread, trimmed, event_ids, uris
 """
 
 
@@ -50,7 +52,7 @@ async def cap_conversation(
     if keep is None:
         raise ValidationFailed("keep_last is required (0: keep every event)", field="keep_last")
     params = scope | {"max_events": keep or None, "now": datetime.now(UTC)}
-    rows = await graph.write(CAP, params)
+    rows = await graph.write(CAP, params, changed=lambda rows: capped(principal, rows))
     if not rows:
         raise missing("thread", scope["id"])
     row = rows[0]
@@ -58,6 +60,21 @@ async def cap_conversation(
         graph, artifacts, principal.client_id, list(row["uris"])
     )
     return Capped(thread_record(row["thread"]), int(row["trimmed"]), removed)
+
+
+def capped(principal: Principal, rows: list[dict[str, Any]]) -> list[Changed]:
+    """The thread's cap changed, and its events beyond it are gone."""
+    client_id, changes = principal.client_id, []
+    for row in rows:
+        thread_id = row["thread"]["id"]
+        changes.append(Changed(client_id, "ConversationThread", thread_id, ChangeAction.UPDATED))
+        changes += [
+            Changed(
+                client_id, "ConversationEvent", event_id, ChangeAction.DELETED, parent_id=thread_id
+            )
+            for event_id in row["event_ids"]
+        ]
+    return changes
 
 
 async def set_thread_ttl(

@@ -25,9 +25,11 @@ from app.domain.kernel.errors import ValidationFailed
 from app.domain.kernel.field_rules import decoded
 from app.domain.kernel.principal import Principal
 from app.domain.kernel.records import missing
+from app.graph.change_feed import note_change, unrecorded
 from app.graph.executor import GraphExecutor, Tx
 from app.graph.fragments import lock
 from app.graph.values import plain
+from app.model.enums import ChangeAction
 
 PRECHECK = """
 UNWIND $items AS item
@@ -63,7 +65,7 @@ CALL (t, base, fresh) {{
   UNWIND range(0, size(fresh) - 1) AS i
   CREATE (t)-[:HAS_EVENT]->(e:ConversationEvent)
   SET e = fresh[i], e.sequence = base + i + 1, e.platform = t.platform
-  RETURN collect(e {{.external_ref, .sequence, .created_at}}) AS created
+  RETURN collect(e {{.id, .external_ref, .sequence, .created_at}}) AS created
 }}
 WITH t, existing, recent, created
 SET t.event_count = t.event_count + size(created),
@@ -156,6 +158,24 @@ async def _precheck(
     return {(row["thread_id"], row["external_ref"]) for row in rows if row["appended"]}
 
 
+def _note_appended(
+    client_id: str, rows: list[dict[str, Any]], updates: list[dict[str, Any]]
+) -> None:
+    """Each new event, and each thread it changed (counters, expiry, the summary queue). Only
+    repeats: nothing changed but the threads' lock."""
+    threads = {up["id"] for up in updates}
+    for row in rows:
+        thread_id = row["thread"]["id"]
+        for event in row["created"]:
+            threads.add(thread_id)
+            created = ChangeAction.CREATED
+            note_change(client_id, "ConversationEvent", event["id"], created, parent_id=thread_id)
+    for thread_id in sorted(threads):
+        note_change(client_id, "ConversationThread", thread_id, ChangeAction.UPDATED)
+    if not threads:
+        unrecorded()
+
+
 async def _append(
     tx: Tx, principal: Principal, policy: ConversationPolicy, events: list[PendingEvent]
 ) -> list[EventWrite]:
@@ -175,6 +195,7 @@ async def _append(
     updates = queue_updates(rows, policy=policy, now=now)
     if updates:
         await tx.run(FLAG, params | {"threads": updates})
+    _note_appended(principal.client_id, rows, updates)
     return [
         EventWrite(decoded(record, EVENT_JSON), duplicate)
         for record, duplicate in outcome(prepared, rows)

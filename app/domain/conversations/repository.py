@@ -14,16 +14,17 @@ from app.domain.kernel.field_rules import decoded, enum_value, stored
 from app.domain.kernel.ids import new_id
 from app.domain.kernel.principal import Principal
 from app.domain.kernel.records import OwnedNode
+from app.graph.change_feed import Changed
 from app.graph.executor import GraphExecutor, Tx
 from app.graph.values import plain
-from app.model.enums import HandoffState, ThreadStatus
+from app.model.enums import ChangeAction, HandoffState, ThreadStatus
 
 # The unique constraint on (client_id, platform, external_thread_ref) makes MERGE race-safe.
 MERGE_THREAD = """
 MERGE (t:ConversationThread {
   client_id: $client_id, platform: $platform, external_thread_ref: $external_thread_ref})
 ON CREATE SET t += $props
-RETURN t {.*} AS thread
+RETURN t {.*} AS thread, t.id = $props.id AS created
 """
 THREAD = OwnedNode("ConversationThread", "thread", what="thread")
 
@@ -85,9 +86,11 @@ async def create_thread(
         "external_thread_ref": values["external_thread_ref"],
         "props": props,
     }
-    rows = await graph.write(MERGE_THREAD, params)
-    thread = thread_record(rows[0]["thread"])
-    return ThreadWrite(thread, created=thread["id"] == props["id"])
+    created = Changed(principal.client_id, "ConversationThread", props["id"], ChangeAction.CREATED)
+    rows = await graph.write(
+        MERGE_THREAD, params, changed=lambda rows: [created] if rows[0]["created"] else []
+    )
+    return ThreadWrite(thread_record(rows[0]["thread"]), created=bool(rows[0]["created"]))
 
 
 async def get_thread(

@@ -34,8 +34,10 @@ from app.domain.kernel.errors import ValidationFailed
 from app.domain.kernel.ids import new_id
 from app.domain.kernel.pagination import check_page_size
 from app.domain.kernel.principal import Principal
+from app.graph.change_feed import note_change
 from app.graph.executor import GraphExecutor, Tx
 from app.graph.values import plain
+from app.model.enums import ChangeAction
 
 EXTRACTIVE_EVENTS = 200
 CREATE_SUMMARY = """
@@ -140,6 +142,9 @@ async def write_summary(
         if open_questions is not None:
             changes["open_questions"] = questions
         rows = await tx.run(CREATE_SUMMARY, scope | {"summary": summary, "changes": changes})
+        client_id, created = principal.client_id, ChangeAction.CREATED
+        note_change(client_id, "ThreadSummary", summary["id"], created, parent_id=scope["id"])
+        note_change(client_id, "ConversationThread", scope["id"], ChangeAction.UPDATED)
         return SummaryWrite(plain(rows[0]["summary"]), thread_record(rows[0]["thread"]))
 
     return await graph.in_transaction(work)

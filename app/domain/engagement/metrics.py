@@ -23,9 +23,11 @@ from app.domain.engagement.metric_rules import (
 )
 from app.domain.kernel.errors import Conflict
 from app.domain.kernel.principal import Principal
+from app.graph.change_feed import note_change
 from app.graph.cypher_files import named_query
 from app.graph.executor import GraphExecutor, Tx
 from app.graph.values import plain
+from app.model.enums import ChangeAction
 
 # What the client owns among the ids a request names; other clients' records are invisible
 # (metric ids are unique per client: migration 0009).
@@ -58,7 +60,8 @@ OPTIONAL MATCH (p:Plan {id: row.plan_id, client_id: $client_id}) WHERE created
 FOREACH (_ IN CASE WHEN a IS NULL THEN [] ELSE [1] END | CREATE (m)-[:MEASURES]->(a))
 FOREACH (_ IN CASE WHEN v IS NULL THEN [] ELSE [1] END | CREATE (m)-[:MEASURES]->(v))
 FOREACH (_ IN CASE WHEN p IS NULL THEN [] ELSE [1] END | CREATE (m)-[:MEASURES]->(p))
-RETURN count(*) AS written, count(CASE WHEN created THEN 1 END) AS created
+RETURN collect(CASE WHEN created THEN m.id END) AS created,
+       collect(CASE WHEN NOT created THEN m.id END) AS updated
 """
 ROLLUP_QUERIES = {group: f"metric_rollup_{group.value}" for group in RollupGroupBy}
 
@@ -117,8 +120,12 @@ def batch_params(
 
 async def _write_batch(graph: GraphExecutor, params: dict[str, Any]) -> int:
     async def work(tx: Tx) -> int:
-        rows = await tx.run(INGEST_BATCH, params)
-        return int(rows[0]["created"])
+        written = (await tx.run(INGEST_BATCH, params))[0]
+        client_id = params["client_id"]
+        for action, key in ((ChangeAction.CREATED, "created"), (ChangeAction.UPDATED, "updated")):
+            for metric_id in written[key]:
+                note_change(client_id, "PerformanceMetric", metric_id, action)
+        return len(written["created"])
 
     try:
         return await graph.in_transaction(work)

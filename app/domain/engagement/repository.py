@@ -19,9 +19,16 @@ from app.domain.kernel.field_rules import check_text, decoded, enum_value, json_
 from app.domain.kernel.ids import check_id, new_id
 from app.domain.kernel.principal import Principal
 from app.domain.kernel.records import missing
+from app.graph.change_feed import note_change
 from app.graph.executor import GraphExecutor, Tx
 from app.graph.values import plain
-from app.model.enums import EngagementActor, EngagementKind, EngagementResult, Platform
+from app.model.enums import (
+    ChangeAction,
+    EngagementActor,
+    EngagementKind,
+    EngagementResult,
+    Platform,
+)
 
 MAX_REF = 500
 MAX_REASON = 200
@@ -119,6 +126,7 @@ async def record_event(
             return EventWrite(decoded(plain(found["existing"]), JSON_FIELDS), deduplicated=True)
         check_links(stored, found)
         rows = await tx.run(CREATE_EVENT, params | {"props": props})
+        note_change(principal.client_id, "EngagementEvent", props["id"], ChangeAction.CREATED)
         return EventWrite(decoded(plain(rows[0]["event"]), JSON_FIELDS), deduplicated=False)
 
     try:

@@ -33,37 +33,40 @@ from app.domain.kernel.field_rules import decoded
 from app.domain.kernel.ids import check_id, new_id
 from app.domain.kernel.principal import Principal
 from app.domain.kernel.records import OwnedNode, missing
+from app.graph.change_feed import note_change
 from app.graph.executor import GraphExecutor, Tx
 from app.graph.fragments import merge_agent
 from app.graph.identifiers import cypher_label
 from app.graph.registry import entity
 from app.graph.values import plain
-from app.model.enums import EpisodeStatus
+from app.model.enums import ChangeAction, EpisodeStatus
 
 JSON_FIELDS = ("input_refs", "retrieval_refs")
 JSONL = "application/x-ndjson"
 CHUNK_READS = 16
 MAX_URL_SECONDS = 7 * 24 * 3600
 EPISODE = OwnedNode("AgentEpisode", "episode", what="agent episode")
+# The episode's agent: its changes are noted under it (the change feed's parent).
+AGENT_ID = "head(COLLECT { MATCH (a:Agent {client_id: $client_id})-[:RAN]->(e) RETURN a.id })"
 # The agent is created on first use, at the episode's own creation time.
 CREATE_EPISODE = f"""
 {merge_agent(agent_name="$props.agent_name", clock="$props.created_at")}
 CREATE (a)-[:RAN]->(e:AgentEpisode)
 SET e = $props
-WITH e
+WITH a, e
 CALL (e) {{
   MATCH (p:AgentEpisode {{id: $parent_id, client_id: $client_id}})
   CREATE (p)-[:SPAWNED]->(e)
 }}
-RETURN e {{.*}} AS episode
+RETURN e {{.*}} AS episode, a.id AS agent_id
 """
-APPEND_CHUNK = """
-MATCH (e:AgentEpisode {id: $id, client_id: $client_id})
+APPEND_CHUNK = f"""
+MATCH (e:AgentEpisode {{id: $id, client_id: $client_id}})
 SET e.tool_call_appends = $appends,
     e.tool_call_count = coalesce(e.tool_call_count, 0) + $entries,
     e.tool_call_bytes = coalesce(e.tool_call_bytes, 0) + $bytes,
     e.updated_at = $now
-RETURN e {.*} AS episode
+RETURN e {{.*}} AS episode, {AGENT_ID} AS agent_id
 """
 LOG_CONTEXT = """
 MATCH (e:AgentEpisode {id: $id, client_id: $client_id})
@@ -80,10 +83,10 @@ RETURN
     RETURN c.id
   } AS children
 """
-CLOSE_EPISODE = """
-MATCH (e:AgentEpisode {id: $id, client_id: $client_id})
+CLOSE_EPISODE = f"""
+MATCH (e:AgentEpisode {{id: $id, client_id: $client_id}})
 SET e += $changes, e.updated_at = $changes.closed_at
-RETURN e {.*} AS episode
+RETURN e {{.*}} AS episode, {AGENT_ID} AS agent_id
 """
 
 
@@ -120,7 +123,7 @@ CALL (e) {{ UNWIND $writes AS link CALL (link) {{ {_lookup(WRITE_TARGETS)} }}
            MERGE (e)-[r:WROTE {{role: link.role}}]->(n) ON CREATE SET r.created_at = $now
            RETURN count(r) AS writes }}
 SET e.updated_at = $now
-RETURN e {{.*}} AS episode
+RETURN e {{.*}} AS episode, {AGENT_ID} AS agent_id
 """
 
 
@@ -167,9 +170,18 @@ async def start_episode(
                 EpisodeStatus(parent["status"]), episode_id=parent_id, action="spawn children"
             )
         rows = await tx.run(CREATE_EPISODE, params | {"agent_id": new_id()})
-        return episode_record(rows[0]["episode"])
+        return _noted(rows[0], ChangeAction.CREATED)
 
     return await graph.in_transaction(work)
+
+
+def _noted(row: dict[str, Any], action: ChangeAction) -> dict[str, Any]:
+    """The episode a write returned (with its agent's id), its change noted for the feed."""
+    episode = row["episode"]
+    note_change(
+        episode["client_id"], "AgentEpisode", episode["id"], action, parent_id=row["agent_id"]
+    )
+    return episode_record(episode)
 
 
 async def get_episode(
@@ -205,7 +217,7 @@ async def link_records(
             if absent:
                 raise missing("record", absent[0])
         rows = await tx.run(LINK_TARGETS, params | {"now": datetime.now(UTC)})
-        return episode_record(rows[0]["episode"])
+        return _noted(rows[0], ChangeAction.UPDATED)
 
     return await graph.in_transaction(work)
 
@@ -241,7 +253,7 @@ async def append_tool_calls(
         params: dict[str, Any] = {"id": record_id, "client_id": principal.client_id}
         params |= {"appends": appends, "entries": len(entries), "bytes": len(data), "now": now}
         rows = await tx.run(APPEND_CHUNK, params)
-        return episode_record(rows[0]["episode"])
+        return _noted(rows[0], ChangeAction.UPDATED)
 
     return await graph.in_transaction(work)
 
@@ -293,7 +305,7 @@ async def close_episode(
             "tool_call_log_sha256": stored.sha256,
         }
         rows = await tx.run(CLOSE_EPISODE, scope | {"changes": changes})
-        return episode_record(rows[0]["episode"])
+        return _noted(rows[0], ChangeAction.UPDATED)
 
     return await graph.in_transaction(work)
 

@@ -13,12 +13,16 @@ client's, erases nothing: all counts 0, so an erasure can be repeated.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
+from typing import Any
 
 from app.artifacts.store import ArtifactStore
 from app.domain.agents.subject_rules import check_ref
 from app.domain.kernel.principal import REVIEWER_ROLES, Principal
 from app.domain.memory import access_log, audited, purge_record, remove_unreferenced
+from app.graph.change_feed import Changed
 from app.graph.executor import GraphExecutor
+from app.model.enums import ChangeAction
 
 # Records first (the subject's sessions still lead to their entries), then the sessions, the
 # subject, and the access log entries about any of them. Ids and object URIs are read before
@@ -38,7 +42,7 @@ CALL (sessions) {{
     RETURN r
   }}
   {purge_record("r.id AS id, [a IN artifacts | a.id] AS artifact_ids,")}
-  RETURN count(id) AS records, sum(size(versions)) AS versions,
+  RETURN count(id) AS records, collect(id) AS erased_records, sum(size(versions)) AS versions,
          sum(size(artifact_ids)) AS record_artifacts,
          reduce(all = [], x IN collect([id] + artifact_ids) | all + x) AS record_ids,
          reduce(all = [], x IN collect(uris) | all + x) AS record_uris
@@ -49,11 +53,12 @@ CALL (sessions) {{
   WITH s, collect(a) AS artifacts
   OPTIONAL MATCH (s)-[:HAS_AGENT_STATE]->(state:AgentSessionState)
   WITH s, artifacts, collect(state) AS states
-  WITH s, artifacts, states, [s.id] + [x IN artifacts + states | x.id] AS ids,
+  WITH s, artifacts, states, s.id AS session_id, [s.id] + [x IN artifacts + states | x.id] AS ids,
        [a IN artifacts | a.uri] + [k IN keys(s) WHERE k ENDS WITH '_uri' | s[k]] AS uris
   FOREACH (x IN artifacts + states | DETACH DELETE x)
   DETACH DELETE s
-  RETURN count(*) AS sessions_erased, sum(size(artifacts)) AS session_artifacts,
+  RETURN count(*) AS sessions_erased, collect(session_id) AS erased_sessions,
+         sum(size(artifacts)) AS session_artifacts,
          sum(size(states)) AS agent_states,
          reduce(all = [], x IN collect(ids) | all + x) AS session_ids,
          reduce(all = [], x IN collect(uris) | all + x) AS session_uris
@@ -65,7 +70,8 @@ CALL () {{
   RETURN [x IN collect(id) WHERE x IS NOT NULL] AS subject_ids
 }}
 WITH records, versions, record_artifacts, sessions_erased, session_artifacts, agent_states,
-     subject_ids, record_ids + session_ids + subject_ids AS gone, record_uris + session_uris AS uris
+     subject_ids, erased_records, erased_sessions,
+     record_ids + session_ids + subject_ids AS gone, record_uris + session_uris AS uris
 CALL (gone) {{
   MATCH (e:AccessLogEntry {{client_id: $client_id}}) WHERE e.target_id IN gone
   SET e.target_id = null, e.detail = 'erased', e.request_data = null
@@ -73,7 +79,9 @@ CALL (gone) {{
 }}
 RETURN size(subject_ids) AS subjects, records, versions,
        record_artifacts + session_artifacts AS artifacts, sessions_erased AS sessions,
-       agent_states, scrubbed, uris
+       agent_states, scrubbed, uris,
+       {{MemorySubject: subject_ids, MemoryRecord: erased_records,
+         MemorySession: erased_sessions}} AS erased
 """
 
 
@@ -100,6 +108,17 @@ class Erasure:
         )
 
 
+def erased_changes(client_id: str, rows: list[dict[str, Any]]) -> list[Changed]:
+    """The subject, records and sessions erased (ERASE_SUBJECT's `erased`: label -> ids); what
+    went with them (versions, artifacts, agents' session states) is theirs."""
+    return [
+        Changed(client_id, label, record_id, ChangeAction.DELETED)
+        for row in rows
+        for label, ids in row["erased"].items()
+        for record_id in ids
+    ]
+
+
 async def erase_subject(
     graph: GraphExecutor, artifacts: ArtifactStore, *, principal: Principal, subject: str
 ) -> Erasure:
@@ -112,7 +131,8 @@ async def erase_subject(
         if writer is not None:  # entries still buffered about the subject are scrubbed too
             await writer.flush()
         params = {"client_id": principal.client_id, "subject": ref}
-        row = (await graph.write(ERASE_SUBJECT, params))[0]
+        noted = partial(erased_changes, principal.client_id)
+        row = (await graph.write(ERASE_SUBJECT, params, changed=noted))[0]
         objects = await remove_unreferenced(graph, artifacts, list(row["uris"]))
         erased = Erasure(
             subject=ref,

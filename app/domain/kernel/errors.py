@@ -61,3 +61,9 @@ class Unavailable(AppError):
 def retry_hint(timeout_s: float | None) -> int:
     """Seconds a client should wait before retrying after an outage: the dependency timeout."""
     return max(1, math.ceil(timeout_s or 5))
+
+
+class CursorExpired(AppError):
+    """A change feed cursor older than the feed's retention: the changes after it are gone."""
+
+    code = "CURSOR_EXPIRED"

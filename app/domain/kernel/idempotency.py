@@ -29,6 +29,7 @@ from app.domain.kernel.field_rules import check_pattern
 from app.domain.kernel.ids import new_id
 from app.domain.kernel.principal import Principal
 from app.domain.kernel.result_codec import decode, encode, fingerprint
+from app.graph.change_feed import ChangedBy, note_all
 from app.graph.executor import GraphExecutor, Record, Tx
 from app.graph.fragments import lock
 from app.graph.values import plain
@@ -73,8 +74,16 @@ class TransactionGraph(GraphExecutor):
     async def read_plain(self, query: str, params: Mapping[str, Any] | None = None) -> list[Record]:
         return [plain(row) for row in await self._tx.run(query, params)]
 
-    async def write(self, query: str, params: Mapping[str, Any] | None = None) -> list[Record]:
-        return await self._tx.run(query, params)
+    async def write(
+        self,
+        query: str,
+        params: Mapping[str, Any] | None = None,
+        *,
+        changed: ChangedBy | None = None,
+    ) -> list[Record]:
+        rows = await self._tx.run(query, params)
+        note_all(changed, rows)
+        return rows
 
     async def in_transaction(self, work: Callable[[Tx], Awaitable[T]]) -> T:
         return await work(self._tx)

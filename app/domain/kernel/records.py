@@ -15,9 +15,11 @@ from app.domain.kernel.field_rules import enum_value
 from app.domain.kernel.ids import check_id
 from app.domain.kernel.principal import Principal
 from app.domain.kernel.status_machine import E, status_move
+from app.graph.change_feed import note_change
 from app.graph.executor import GraphExecutor, Tx
 from app.graph.fragments import get_query, lock_query, update_query
 from app.graph.values import plain
+from app.model.enums import ChangeAction
 
 MAX_URI = 1_000
 STORED_OBJECT = ("uri", "sha256", "size", "content_type")
@@ -57,6 +59,9 @@ class OwnedNode:
     label: str
     key: str
     what: str
+    # The properties naming the record it belongs to, first set wins (the change feed's
+    # parent: a plan node's plan_id), as its create notes it.
+    parent: tuple[str, ...] = ()
     get: str = dataclasses.field(init=False, repr=False)
     lock: str = dataclasses.field(init=False, repr=False)
     update: str = dataclasses.field(init=False, repr=False)
@@ -84,7 +89,12 @@ class OwnedNode:
         (locked earlier in the transaction, or not when nothing was read of it); returns it."""
         params = scope | {"changes": changes, "now": now or datetime.now(UTC)}
         rows = await tx.run(self.update, params)
-        return dict(first_record(rows, self.key, what=self.what, record_id=scope["id"]))
+        written = dict(first_record(rows, self.key, what=self.what, record_id=scope["id"]))
+        parent = next((written[p] for p in self.parent if written.get(p)), None)
+        note_change(
+            scope["client_id"], self.label, scope["id"], ChangeAction.UPDATED, parent_id=parent
+        )
+        return written
 
     async def locked_change(
         self,

@@ -27,10 +27,11 @@ from app.domain.keys.repository import (
     key_params,
     key_status,
 )
-from app.graph.executor import GraphExecutor, Tx
+from app.graph.change_feed import Changed, note_all, note_change
+from app.graph.executor import GraphExecutor, Record, Tx
 from app.graph.fragments import lock
 from app.graph.values import plain
-from app.model.enums import Role
+from app.model.enums import ChangeAction, Role
 from app.request_deadline import deadline_paused
 
 # What a listing shows of a key: everything but its hash.
@@ -42,12 +43,13 @@ MATCH (k:ApiKey {{client_id: $client_id}})
 WHERE $include_revoked OR NOT k.revoked
 RETURN {KEY_MAP} AS key ORDER BY k.created_at, k.id
 """
+# A revoked key is left as it is: revoking twice writes nothing.
 REVOKE_KEY = f"""
 MATCH (k:ApiKey {{id: $id}}) WHERE {IN_SCOPE}
-SET k.revoked_at = coalesce(k.revoked_at, $now),
-    k.updated_at = CASE WHEN k.revoked THEN k.updated_at ELSE $now END,
-    k.revoked = true
-RETURN {KEY_MAP} AS key
+WITH k, coalesce(k.revoked, false) AS was_revoked
+FOREACH (_ IN CASE WHEN was_revoked THEN [] ELSE [1] END |
+  SET k.revoked_at = coalesce(k.revoked_at, $now), k.updated_at = $now, k.revoked = true)
+RETURN {KEY_MAP} AS key, was_revoked
 """
 LOCK_KEY = f"""
 MATCH (k:ApiKey {{id: $id}}) WHERE {IN_SCOPE}
@@ -99,11 +101,20 @@ async def revoke_key(graph: GraphExecutor, *, client_id: str | None, key_id: str
     """The key, revoked from now on (revoking twice changes nothing)."""
     checked = check_id(key_id, field="key_id")
     params = {"id": checked, "client_id": client_id, "now": datetime.now(UTC)}
-    rows = await graph.write(REVOKE_KEY, params)
+    rows = await graph.write(REVOKE_KEY, params, changed=_revoked)
     if not rows:
         raise missing("API key", checked)
     await _outlast_trusted_lookups()
     return dict(plain(rows[0]["key"]))
+
+
+def _revoked(rows: list[Record]) -> list[Changed]:
+    """The keys REVOKE_KEY revoked (one revoked already was not written)."""
+    return [
+        Changed(row["key"]["client_id"], "ApiKey", row["key"]["id"], ChangeAction.UPDATED)
+        for row in rows
+        if not row["was_revoked"]
+    ]
 
 
 async def rotate_key(
@@ -135,7 +146,8 @@ async def rotate_key(
             expires_at=_rotated_expiry(old, expires_at),
         )
         await tx.run(CREATE_KEY, params | {"rotated_from": checked})
-        await tx.run(REVOKE_KEY, scope | {"now": params["now"]})
+        note_change(params["client_id"], "ApiKey", params["id"], ChangeAction.CREATED)
+        note_all(_revoked, await tx.run(REVOKE_KEY, scope | {"now": params["now"]}))
         return issued(secret, params)
 
     rotated = await graph.in_transaction(work)

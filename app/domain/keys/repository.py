@@ -16,9 +16,10 @@ from typing import Any
 from app.domain.kernel.errors import ValidationFailed
 from app.domain.kernel.ids import new_id
 from app.domain.kernel.principal import Principal
-from app.graph.executor import GraphExecutor
+from app.graph.change_feed import Changed, unrecorded
+from app.graph.executor import GraphExecutor, Tx
 from app.graph.values import plain
-from app.model.enums import Role
+from app.model.enums import ChangeAction, Role
 
 KEY_PATTERN = re.compile(r"^am_[0-9a-f]{8}_[A-Za-z0-9_-]{43}$")
 AGENT_NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
@@ -135,6 +136,12 @@ def key_params(
     }
 
 
+def key_created(params: dict[str, Any], rows: list[dict[str, Any]]) -> list[Changed]:
+    """The key CREATE_KEY made with `params` (none when its client does not exist)."""
+    created = Changed(params["client_id"], "ApiKey", params["id"], ChangeAction.CREATED)
+    return [created] if rows else []
+
+
 def issued(secret: str, params: dict[str, Any]) -> IssuedKey:
     principal = Principal(
         client_id=params["client_id"],
@@ -156,7 +163,7 @@ async def issue_key(
     secret, params = key_params(
         client_id=client_id, role=role, agent_name=agent_name, expires_at=expires_at
     )
-    rows = await graph.write(CREATE_KEY, params)
+    rows = await graph.write(CREATE_KEY, params, changed=lambda rows: key_created(params, rows))
     if not rows:
         raise ValidationFailed(f"client {client_id} does not exist; create the client first")
     return issued(secret, params)
@@ -191,4 +198,10 @@ async def authenticate(graph: GraphExecutor, *, secret: str) -> Principal | None
 
 
 async def mark_used(graph: GraphExecutor, *, key_id: str) -> None:
-    await graph.write(TOUCH_KEY, {"id": key_id, "now": datetime.now(UTC)})
+    """Bookkeeping that no app follows: the feed is not told."""
+
+    async def work(tx: Tx) -> None:
+        await tx.run(TOUCH_KEY, {"id": key_id, "now": datetime.now(UTC)})
+        unrecorded()
+
+    await graph.in_transaction(work)

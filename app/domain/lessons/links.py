@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime
 from enum import StrEnum
-from functools import cache
+from functools import cache, partial
 from typing import Any
 
 from app.domain.kernel.errors import Conflict, ValidationFailed
@@ -21,13 +21,14 @@ from app.domain.kernel.field_rules import MAX_TEXT, check_text, decoded, enum_va
 from app.domain.kernel.ids import check_id, new_id
 from app.domain.kernel.principal import Principal
 from app.domain.kernel.records import missing
+from app.graph.change_feed import Changed, note_all
 from app.graph.cypher_files import named_query
 from app.graph.executor import GraphExecutor, Tx
 from app.graph.fragments import lock
 from app.graph.identifiers import cypher_label, cypher_rel_type
 from app.graph.values import plain
 from app.model import MODEL
-from app.model.enums import MemoryRelation
+from app.model.enums import ChangeAction, MemoryRelation
 
 NOT_RECORDS = frozenset({"Client", "ApiKey"})
 RECORD_LABELS: tuple[str, ...] = tuple(c.__name__ for c in MODEL if c.__name__ not in NOT_RECORDS)
@@ -69,14 +70,14 @@ MATCH (a:{RECORDS} {{id: $from_id}}) WHERE a.client_id = $client_id
 MATCH (b:{RECORDS} {{id: $to_id}}) WHERE b.client_id = $client_id
 MERGE (a)-[r:$($rel_type)]->(b)
 ON CREATE SET r = $props
-RETURN {link_map("r", "a", "b")} AS link
+RETURN {link_map("r", "a", "b")} AS link, labels(a) AS source_labels
 """
 UNLINK = f"""
 MATCH (a)-[r:{LINKS} {{link_id: $link_id}}]->(b)
 WHERE r.client_id = $client_id AND a.client_id = $client_id AND b.client_id = $client_id
-WITH r, {link_map("r", "a", "b")} AS link
+WITH r, {link_map("r", "a", "b")} AS link, labels(a) AS source_labels
 DELETE r
-RETURN link
+RETURN link, source_labels
 """
 
 
@@ -137,6 +138,24 @@ def link_record(row: dict[str, Any]) -> dict[str, Any]:
     return link
 
 
+def source_updated(client_id: str, rows: list[dict[str, Any]]) -> list[Changed]:
+    """A link is a relationship, no record: linking or unlinking updates its source record."""
+    return [
+        Changed(
+            client_id,
+            record_label(row["source_labels"]),
+            row["link"]["from"]["id"],
+            ChangeAction.UPDATED,
+        )
+        for row in rows
+    ]
+
+
+def record_label(labels: list[str]) -> str:
+    """The model label among a node's labels (a searchable node has one more)."""
+    return next(label for label in labels if label in RECORD_LABELS)
+
+
 async def link_records(
     graph: GraphExecutor,
     *,
@@ -172,6 +191,7 @@ async def link_records(
             )
         props = link_props(principal, note=note, now=datetime.now(UTC), metadata=metadata_text)
         rows = await tx.run(CREATE_LINK, params | {"props": props})
+        note_all(partial(source_updated, principal.client_id), rows)
         return link_record(rows[0]["link"])
 
     return await graph.in_transaction(work)
@@ -183,7 +203,7 @@ async def unlink_records(
     """Delete one link; returns it as it was."""
     principal.require_writer()
     params = {"link_id": check_id(link_id, field="link_id"), "client_id": principal.client_id}
-    rows = await graph.write(UNLINK, params)
+    rows = await graph.write(UNLINK, params, changed=partial(source_updated, principal.client_id))
     if not rows:
         raise missing("memory link", params["link_id"])
     return link_record(rows[0]["link"])

@@ -8,6 +8,7 @@ scoped by the caller's client.
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any
 
 from app.domain.kernel.errors import ValidationFailed
@@ -18,10 +19,11 @@ from app.domain.kernel.records import locked_one, missing
 from app.domain.lessons import rules
 from app.domain.lessons.links import link_props
 from app.domain.lessons.rules import LessonPolicy
+from app.graph.change_feed import Changed, note_change, unrecorded
 from app.graph.executor import GraphExecutor, Tx
 from app.graph.fragments import lock_query
 from app.graph.values import plain
-from app.model.enums import Role
+from app.model.enums import ChangeAction, Role
 
 JSON_FIELDS = ("evidence_refs",)
 MISSING_EVIDENCE = """
@@ -125,6 +127,7 @@ async def _create(
         "updated_at": now,
     }
     await tx.run(CREATE_LESSON, {"props": props})
+    note_change(principal.client_id, "Lesson", props["id"], ChangeAction.CREATED)
     params = evidence | {"id": props["id"], "client_id": principal.client_id, "changes": {}}
     rows = await tx.run(LINK_EVIDENCE, params)
     return lesson_record(rows[0]["lesson"])
@@ -178,6 +181,10 @@ async def add_lesson_evidence(
             changes |= {"evidence_refs": json_text(merged, field="evidence_refs")}
             changes |= {"updated_at": now}
         rows = await tx.run(LINK_EVIDENCE, scope | fresh | {"changes": changes})
+        if changes:
+            note_change(principal.client_id, "Lesson", scope["id"], ChangeAction.UPDATED)
+        else:
+            unrecorded()  # the lesson's lock only: every piece of evidence was linked already
         return lesson_record(rows[0]["lesson"])
 
     return await graph.in_transaction(work)
@@ -206,6 +213,7 @@ async def supersede_lesson(
         link = link_props(principal, note=note, now=now)
         params = {"old_id": scope["id"], "new_id": new["id"], "client_id": principal.client_id}
         await tx.run(SUPERSEDE, params | {"link": link, "now": now})
+        note_change(principal.client_id, "Lesson", scope["id"], ChangeAction.UPDATED)
         return new
 
     return await graph.in_transaction(work)
@@ -259,4 +267,13 @@ async def _sweep(
         "threshold": policy.retire_threshold,
         "now": datetime.now(UTC),
     }
-    return list((await graph.write(SWEEP, params))[0]["ids"])
+    rows = await graph.write(SWEEP, params, changed=partial(retired, principal.client_id))
+    return list(rows[0]["ids"])
+
+
+def retired(client_id: str, rows: list[dict[str, Any]]) -> list[Changed]:
+    """The lessons SWEEP retired."""
+    return [
+        Changed(client_id, "Lesson", lesson_id, ChangeAction.UPDATED)
+        for lesson_id in rows[0]["ids"]
+    ]

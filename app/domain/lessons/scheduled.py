@@ -143,6 +143,7 @@ def _claim_and_fill(
             stored = await uploads.put(parts, draft.notes, content_type=NOTES_CONTENT_TYPE)
         draft.props["strategy_notes_uri"] = stored.uri
         await tx.run(FILL_SNAPSHOT, draft.params())
+        draft.created().note()
         return snapshot_id
 
     return work

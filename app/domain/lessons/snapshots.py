@@ -17,9 +17,10 @@ from app.domain.kernel.records import missing
 from app.domain.lessons.rules import LessonPolicy
 from app.domain.lessons.snapshot_inputs import read_inputs
 from app.domain.lessons.snapshot_notes import strategy_notes
+from app.graph.change_feed import Changed
 from app.graph.executor import GraphExecutor, Tx
 from app.graph.values import plain
-from app.model.enums import SnapshotPeriod
+from app.model.enums import ChangeAction, SnapshotPeriod
 
 MAX_WINDOW = timedelta(days=400)
 MAX_TOP = 50
@@ -59,6 +60,10 @@ class SnapshotDraft:
 
     def params(self) -> dict[str, Any]:
         return self.ranked | {"props": self.props, "client_id": self.props["client_id"]}
+
+    def created(self) -> Changed:
+        client_id, snapshot_id = self.props["client_id"], self.props["id"]
+        return Changed(client_id, "ClientSnapshot", snapshot_id, ChangeAction.CREATED)
 
 
 def check_window(window_start: datetime, window_end: datetime, top: int) -> None:
@@ -138,6 +143,7 @@ async def generate_client_snapshot(
 
     async def work(tx: Tx) -> dict[str, Any]:
         rows = await tx.run(CREATE_SNAPSHOT, draft.params())
+        draft.created().note()
         return dict(plain(rows[0]["snapshot"]))
 
     async with staged_uploads(artifacts, principal) as uploads:

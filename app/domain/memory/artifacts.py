@@ -17,9 +17,11 @@ from app.domain.kernel.records import check_artifact_ref, missing
 from app.domain.memory import rules
 from app.domain.memory.access_log import audited
 from app.domain.memory.owner import owned, owner_params, refuse_foreign
+from app.graph.change_feed import Changed
 from app.graph.executor import GraphExecutor
 from app.graph.fragments import live
 from app.graph.values import plain
+from app.model.enums import ChangeAction
 
 OWNERS = {
     "MemoryRecord": f"""
@@ -72,9 +74,9 @@ async def attach_artifact(
             body = await artifacts.get(principal, uri)
             check_upload(body, content_type, field="uri")
             digest, size = hashlib.sha256(body).hexdigest(), len(body)
-        now = datetime.now(UTC)
+        now, artifact_id = datetime.now(UTC), new_id()
         props = {
-            "id": new_id(),
+            "id": artifact_id,
             "client_id": principal.client_id,
             "owner_id": owner,
             "kind": kind,
@@ -86,7 +88,11 @@ async def attach_artifact(
             "updated_at": now,
         }
         params = scope | {"owner_id": owner, "now": now, "props": props}
-        rows = await graph.write(ATTACH[owner_label], params)
+        client_id, action = principal.client_id, ChangeAction.CREATED
+        created = Changed(client_id, "MemoryArtifact", artifact_id, action, parent_id=owner)
+        rows = await graph.write(
+            ATTACH[owner_label], params, changed=lambda rows: [created] if rows else []
+        )
         if not rows:
             if owner_label == "MemoryRecord":  # another agent's record is FORBIDDEN, not missing
                 await refuse_foreign(graph, principal, "id", scope | {"id": owner})

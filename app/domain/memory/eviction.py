@@ -23,8 +23,10 @@ from app.domain.kernel.errors import ValidationFailed
 from app.domain.memory.content import purge_record, remove_unreferenced
 from app.domain.memory.rules import check_namespace_prefix
 from app.domain.memory.sweep_steps import StepResult
+from app.graph.change_feed import Changed
 from app.graph.executor import GraphExecutor
 from app.graph.fragments import live
+from app.model.enums import ChangeAction
 from app.settings import Settings
 
 log = logging.getLogger("app.memory_eviction")
@@ -54,8 +56,8 @@ WHERE excess > 0 AND {IN_SCOPE}
 WITH r, excess ORDER BY r.priority ASC, r.created_at ASC, r.id ASC LIMIT $batch
 WITH collect(r) AS lowest, excess
 UNWIND lowest[..excess] AS r
-{purge_record()}
-RETURN count(*) AS evicted, collect(uris) AS uris
+{purge_record("r.id AS id,")}
+RETURN count(*) AS evicted, collect(id) AS ids, collect(uris) AS uris
 """
 
 
@@ -133,8 +135,14 @@ async def _evict(
 ) -> int:
     """Purge the scope's excess, a batch per transaction; the number purged."""
     done = 0
+
+    def evicted(rows: list[dict[str, Any]]) -> list[Changed]:
+        client_id, deleted = params["client_id"], ChangeAction.DELETED
+        return [Changed(client_id, "MemoryRecord", r, deleted) for row in rows for r in row["ids"]]
+
     while True:
-        row = (await graph.write(EVICT, params | {"now": datetime.now(UTC)}))[0]
+        now = datetime.now(UTC)
+        row = (await graph.write(EVICT, params | {"now": now}, changed=evicted))[0]
         purged = int(row["evicted"])
         uris = [uri for group in row["uris"] for uri in group]
         result.objects += await remove_unreferenced(graph, artifacts, uris)

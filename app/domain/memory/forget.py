@@ -13,7 +13,9 @@ from app.domain.memory.access_log import audited
 from app.domain.memory.content import purge_record, remove_unreferenced
 from app.domain.memory.locate import LIVE, NOT_EXPIRED, RETURN_RECORD, Locator, locate
 from app.domain.memory.owner import owned, owner_params, refuse_foreign
+from app.graph.change_feed import Changed
 from app.graph.executor import GraphExecutor
+from app.model.enums import ChangeAction
 
 SOFT_FORGET = {
     by: f"""{match} WHERE {LIVE} AND {owned("r")}
@@ -27,6 +29,14 @@ HARD_FORGET = {
 RETURN id, active, uris, size(versions) AS versions"""
     for by, match in Locator.MATCHES.items()
 }
+
+
+def forgotten(principal: Principal, record_ids: list[str]) -> list[Changed]:
+    """Soft or hard, a forgotten record is gone for every reader but an admin's history."""
+    return [
+        Changed(principal.client_id, "MemoryRecord", record_id, ChangeAction.DELETED)
+        for record_id in record_ids
+    ]
 
 
 async def forget(
@@ -51,13 +61,21 @@ async def forget(
         params = where.params | {"client_id": principal.client_id, "now": datetime.now(UTC)}
         params |= owner_params(principal)
         if not hard:
-            rows = await graph.write(SOFT_FORGET[where.by], params)
+            rows = await graph.write(
+                SOFT_FORGET[where.by],
+                params,
+                changed=lambda rows: forgotten(principal, [row["record"]["id"] for row in rows]),
+            )
             if not rows:
                 await refuse_foreign(graph, principal, where.by, params)
                 raise missing("memory record", where.describe())
             audit.target_id = rows[0]["record"]["id"]
             return {"id": audit.target_id, "hard": False, "versions_deleted": 0}
-        rows = await graph.write(HARD_FORGET[where.by], params)
+        rows = await graph.write(
+            HARD_FORGET[where.by],
+            params,
+            changed=lambda rows: forgotten(principal, [row["id"] for row in rows]),
+        )
         if not rows:
             await refuse_foreign(graph, principal, where.by, params)
             raise missing("memory record", where.describe())

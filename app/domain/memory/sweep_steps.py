@@ -6,10 +6,12 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from datetime import UTC, datetime, timedelta
+from typing import Any, ClassVar
 
 from app.domain.memory import access_log
-from app.graph.executor import GraphExecutor
+from app.graph.change_feed import ChangedBy, note_all, unrecorded
+from app.graph.executor import GraphExecutor, Record, Tx
 
 Counts = dict[str, dict[str, int]]  # client -> kind -> purged
 # A step stops after this many batches in one run (the next run goes on).
@@ -26,13 +28,29 @@ SweepStep = Callable[[str | None], Awaitable[StepResult]]
 
 
 async def purge_in_batches(
-    graph: GraphExecutor, query: str, params: Mapping[str, Any], *, kind: str, batch: int
+    graph: GraphExecutor,
+    query: str,
+    params: Mapping[str, Any],
+    *,
+    kind: str,
+    batch: int,
+    changed: ChangedBy | None = None,
 ) -> StepResult:
     """Runs `query` (one transaction per batch of at most `$batch`, rows of `client_id` and
-    `purged`) until a batch is not full; what it purged per client, as `kind`."""
+    `purged`) until a batch is not full; what it purged per client, as `kind`. `changed`:
+    what a batch changed, for the change feed; None: it purges bookkeeping no app follows
+    (access log entries, the feed's own)."""
     result = StepResult()
+
+    async def work(tx: Tx) -> list[Record]:
+        rows = await tx.run(query, {**params, "batch": batch})
+        if changed is None:
+            unrecorded()
+        note_all(changed, rows)
+        return rows
+
     for _ in range(MAX_BATCHES):
-        rows = await graph.write(query, {**params, "batch": batch})
+        rows = await graph.in_transaction(work)
         for row in rows:
             counts = result.per_client.setdefault(row["client_id"], {})
             counts[kind] = counts.get(kind, 0) + int(row["purged"])
@@ -59,3 +77,28 @@ def totals(counts: Counts) -> dict[str, int]:
         for kind, count in kinds.items():
             out[kind] = out.get(kind, 0) + count
     return out
+
+
+DAY_S = 86_400.0
+
+
+@dataclass
+class PastRetention:
+    """A sweep step: the nodes `query` finds older than `$before` (the retention ago) deleted,
+    one client's or every client's, in batches; a retention of 0 days keeps them all. Bookkeeping
+    (the access log, the change feed): nothing for the feed to record."""
+
+    graph: GraphExecutor
+    retention_days: float
+    batch: int = 500
+    query: ClassVar[str]
+    kind: ClassVar[str]  # the step's count in the sweep's `expired` counts
+
+    async def __call__(self, client_id: str | None, now: datetime | None = None) -> StepResult:
+        if self.retention_days <= 0:
+            return StepResult()
+        before = (now or datetime.now(UTC)) - timedelta(seconds=self.retention_days * DAY_S)
+        params = {"before": before, "client_id": client_id}
+        return await purge_in_batches(
+            self.graph, self.query, params, kind=self.kind, batch=self.batch
+        )

@@ -21,7 +21,9 @@ from app.domain.memory import access_log
 from app.domain.memory.content import purge_record, remove_unreferenced
 from app.domain.memory.sweep_steps import MAX_BATCHES, SweepStep, merge_counts, totals
 from app.domain.memory.transcripts import purge_old_transcripts
+from app.graph.change_feed import Changed
 from app.graph.executor import GraphExecutor
+from app.model.enums import ChangeAction
 from app.settings import Settings
 
 log = logging.getLogger("app.memory_sweeper")
@@ -30,10 +32,20 @@ PURGE_EXPIRED = f"""
 MATCH (r:MemoryRecord)
 WHERE r.expires_at <= $now AND ($client_id IS NULL OR r.client_id = $client_id)
 WITH r LIMIT $batch
-{purge_record("r.client_id AS client_id,")}
-RETURN client_id, count(*) AS purged, sum(size(versions)) AS versions, collect(uris) AS uris
+{purge_record("r.client_id AS client_id, r.id AS id,")}
+RETURN client_id, count(*) AS purged, sum(size(versions)) AS versions, collect(uris) AS uris,
+       collect(id) AS ids
 """
 RUNS_KEPT = 20
+
+
+def expired(rows: list[dict[str, Any]]) -> list[Changed]:
+    deleted = ChangeAction.DELETED
+    return [
+        Changed(row["client_id"], "MemoryRecord", record_id, deleted)
+        for row in rows
+        for record_id in row["ids"]
+    ]
 
 
 @dataclass
@@ -84,7 +96,7 @@ class MemorySweeper:
         try:
             while run.batches < MAX_BATCHES:
                 params = {"now": datetime.now(UTC), "client_id": client_id, "batch": self.batch}
-                rows = await self.graph.write(PURGE_EXPIRED, params)
+                rows = await self.graph.write(PURGE_EXPIRED, params, changed=expired)
                 run.batches += 1
                 purged = await self._account(run, rows)
                 if purged < self.batch:

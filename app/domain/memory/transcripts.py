@@ -12,7 +12,9 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from app.graph.change_feed import Changed
 from app.graph.executor import GraphExecutor
+from app.model.enums import ChangeAction
 
 TRANSCRIPT_KIND = "transcript"
 DAY_S = 86_400.0
@@ -22,9 +24,9 @@ MATCH (a:MemoryArtifact {kind: $kind})
 WHERE a.created_at <= $before AND ($client_id IS NULL OR a.client_id = $client_id)
   AND EXISTS { MATCH (:MemorySession {client_id: a.client_id})-[:HAS_ARTIFACT]->(a) }
 WITH a LIMIT $batch
-WITH a, a.client_id AS client_id, a.uri AS uri
+WITH a, a.client_id AS client_id, a.uri AS uri, {id: a.id, session_id: a.owner_id} AS gone
 DETACH DELETE a
-RETURN client_id, count(*) AS purged, collect(uri) AS uris
+RETURN client_id, count(*) AS purged, collect(uri) AS uris, collect(gone) AS gone
 """
 
 
@@ -45,6 +47,15 @@ def retention_cutoff(retention_days: float, now: datetime | None = None) -> date
     return (now or datetime.now(UTC)) - timedelta(seconds=retention_days * DAY_S)
 
 
+def purged(rows: list[dict[str, Any]]) -> list[Changed]:
+    deleted = ChangeAction.DELETED
+    return [
+        Changed(row["client_id"], "MemoryArtifact", a["id"], deleted, parent_id=a["session_id"])
+        for row in rows
+        for a in row["gone"]
+    ]
+
+
 async def purge_old_transcripts(
     graph: GraphExecutor, *, retention_days: float, client_id: str | None, batch: int
 ) -> TranscriptPurge:
@@ -57,7 +68,7 @@ async def purge_old_transcripts(
         "batch": batch,
     }
     found = TranscriptPurge()
-    for row in await graph.write(PURGE_OLD_TRANSCRIPTS, params):
+    for row in await graph.write(PURGE_OLD_TRANSCRIPTS, params, changed=purged):
         found.per_client[row["client_id"]] = int(row["purged"])
         found.uris += list(row["uris"])
     return found

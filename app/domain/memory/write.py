@@ -20,9 +20,11 @@ from app.domain.kernel.principal import Principal
 from app.domain.memory.fields import PreparedMemory
 from app.domain.memory.locate import LIVE
 from app.domain.memory.owner import CHANGE, owned, owner, owner_params
+from app.graph.change_feed import note_change
 from app.graph.executor import Tx
 from app.graph.fragments import lock, merge_agent
 from app.graph.values import plain
+from app.model.enums import ChangeAction
 from app.model.search_index import HIDDEN_INDEX_PROPERTIES, SHOWN_INDEX_PROPERTIES
 
 # The superseded state a MemoryVersion keeps (besides its identity and timestamps).
@@ -115,6 +117,11 @@ class Written:
     record: dict[str, Any]
     change: str  # "create", "update" or "revive" (the key was forgotten or expired)
 
+    def note(self, client_id: str, parent_id: str | None) -> None:
+        """The change feed's entry: a revived key is created again, as it was gone."""
+        action = ChangeAction.UPDATED if self.change == "update" else ChangeAction.CREATED
+        note_change(client_id, "MemoryRecord", self.record["id"], action, parent_id=parent_id)
+
 
 def _conflict(memory: PreparedMemory, row: dict[str, Any]) -> Conflict | None:
     if row["stale"]:
@@ -150,10 +157,22 @@ def new_record(principal: Principal, memory: PreparedMemory, now: datetime) -> d
 
 
 async def write_memory(
-    tx: Tx, *, principal: Principal, memory: PreparedMemory, now: datetime
+    tx: Tx,
+    *,
+    principal: Principal,
+    memory: PreparedMemory,
+    now: datetime,
+    parent_id: str | None = None,
 ) -> Written:
     """Create the record, or upsert the one at (namespace, key), in this transaction (one
-    query). Raises CONFLICT (the caller's transaction must then roll back)."""
+    query), noted for the change feed under `parent_id` (a session entry's session). Raises
+    CONFLICT (the caller's transaction must then roll back)."""
+    written = await _written(tx, principal, memory, now)
+    written.note(principal.client_id, parent_id)
+    return written
+
+
+async def _written(tx: Tx, principal: Principal, memory: PreparedMemory, now: datetime) -> Written:
     base = {"client_id": principal.client_id, "namespace": memory.namespace, "key": memory.key}
     fresh = live_state(principal, memory, now)
     if memory.key is None:

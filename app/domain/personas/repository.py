@@ -16,8 +16,10 @@ from app.domain.kernel.ids import new_id
 from app.domain.kernel.principal import Principal
 from app.domain.kernel.records import OwnedNode
 from app.domain.personas import rules
+from app.graph.change_feed import Changed, note_change, unrecorded
 from app.graph.executor import GraphExecutor, Tx
 from app.graph.values import plain
+from app.model.enums import ChangeAction
 
 PERSONA = OwnedNode("Persona", "persona", what="persona")
 NAMED = "MATCH (p:Persona {client_id: $client_id, name: $name}) RETURN p.id AS id"
@@ -101,8 +103,10 @@ async def create_persona(
         "created_at": version["created_at"],
         "updated_at": version["created_at"],
     }
+    created = _versioned(principal.client_id, persona_id, version["id"], ChangeAction.CREATED)
     try:
-        rows = await graph.write(CREATE_PERSONA, {"persona": persona, "version": version})
+        params = {"persona": persona, "version": version}
+        rows = await graph.write(CREATE_PERSONA, params, changed=created)
     except ConstraintError:
         # Another create of this name committed first: the leader has seen it.
         await _refuse_taken(await graph.read_latest(NAMED, scope), name)
@@ -150,16 +154,34 @@ async def edit_persona(
         now = datetime.now(UTC)
         if core["content_sha256"] == current["content_sha256"]:
             if description in (None, persona.get("description")):
+                unrecorded()  # only the lock was written
                 return persona
             changed = scope | {"description": description, "now": now}
-            return dict(plain((await tx.run(SET_DESCRIPTION, changed))[0]["persona"]))
+            rows = await tx.run(SET_DESCRIPTION, changed)
+            note_change(principal.client_id, PERSONA.label, persona["id"], ChangeAction.UPDATED)
+            return dict(plain(rows[0]["persona"]))
         _check_base(persona, base)
         number = int(persona["current_version"]) + 1
         version = _version(principal, persona["id"], number, core, reason)
         made = {"version": version, "description": description, "now": version["created_at"]}
-        return dict(plain((await tx.run(NEW_VERSION, scope | made))[0]["persona"]))
+        rows = await tx.run(NEW_VERSION, scope | made)
+        for change in _versioned(
+            principal.client_id, persona["id"], version["id"], ChangeAction.UPDATED
+        ):
+            change.note()
+        return dict(plain(rows[0]["persona"]))
 
     return await graph.in_transaction(work)
+
+
+def _versioned(
+    client_id: str, persona_id: str, version_id: str, action: ChangeAction
+) -> list[Changed]:
+    """A new version, and its persona (`action`: created with it, or moved to it)."""
+    return [
+        Changed(client_id, PERSONA.label, persona_id, action),
+        Changed(client_id, "PersonaVersion", version_id, ChangeAction.CREATED, persona_id),
+    ]
 
 
 def _check_base(persona: dict[str, Any], base_version: int | None) -> None:

@@ -15,11 +15,12 @@ from app.domain.kernel.errors import CycleDetected, NotFound, ValidationFailed
 from app.domain.kernel.ids import check_id, new_id
 from app.domain.kernel.principal import Principal
 from app.domain.plans.nodes import node_not_found
+from app.graph.change_feed import Changed, note_all, unrecorded
 from app.graph.executor import GraphExecutor, Tx
 from app.graph.fragments import lock
 from app.graph.identifiers import RelType, cypher_rel_type
 from app.graph.values import plain
-from app.model.enums import PlanEdgeType
+from app.model.enums import ChangeAction, PlanEdgeType
 
 # Every plan edge type, as a relationship-type alternation built from the closed enum.
 ANY_PLAN_EDGE = "|".join(cypher_rel_type(t.value.upper()) for t in PlanEdgeType)
@@ -102,6 +103,20 @@ def edge_record(edge: Any) -> dict[str, Any]:
     return dict(plain(edge))
 
 
+def edges_changed(rows: list[dict[str, Any]]) -> list[Changed]:
+    """An edge is a relationship, no record: adding or removing one updates its source node."""
+    return [
+        Changed(
+            edge["client_id"],
+            "PlanNode",
+            edge["from_node_id"],
+            ChangeAction.UPDATED,
+            parent_id=edge["plan_id"],
+        )
+        for edge in (row["edge"] for row in rows)
+    ]
+
+
 async def add_plan_edge(
     graph: GraphExecutor,
     *,
@@ -124,6 +139,7 @@ async def add_plan_edge(
         plan_id = await _lock_plan_of(tx, ends)
         check = (await tx.run(CHECK_EDGE, ends | {"rel_type": rel_type}))[0]
         if check["existing"] is not None:
+            unrecorded()  # the plan's lock only: the edge was there already
             return edge_record(check["existing"])
         if check["cycle"]:
             raise CycleDetected(
@@ -133,6 +149,7 @@ async def add_plan_edge(
             )
         spec = edge_spec(principal, plan_id=plan_id, edge_type=edge_type, now=_now(), **_ids(ends))
         rows = await tx.run(CREATE_EDGES, {"client_id": principal.client_id, "edges": [spec]})
+        note_all(edges_changed, rows)
         return edge_record(rows[0]["edge"])
 
     return await graph.in_transaction(work)
@@ -150,6 +167,7 @@ async def remove_plan_edge(
         rows = await tx.run(DELETE_EDGE, scope) if locked else []
         if not rows:
             raise NotFound(f"no plan edge with id {scope['edge_id']}", id=scope["edge_id"])
+        note_all(edges_changed, rows)
         return edge_record(rows[0]["edge"])
 
     return await graph.in_transaction(work)

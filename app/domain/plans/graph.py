@@ -12,10 +12,12 @@ from typing import Any
 from app.domain.kernel.principal import Principal
 from app.domain.plans.edges import CREATE_EDGES, edge_record, edge_spec
 from app.domain.plans.graph_rules import check_graph
-from app.domain.plans.nodes import CREATE_NODES, node_props, node_record
+from app.domain.plans.nodes import CREATE_NODES, node_props, node_record, nodes_created
 from app.domain.plans.repository import CREATE_PLAN, new_plan_props
+from app.graph.change_feed import note_all, note_change
 from app.graph.executor import GraphExecutor, Tx
 from app.graph.values import plain
+from app.model.enums import ChangeAction
 
 
 async def create_plan_graph(
@@ -56,6 +58,9 @@ async def create_plan_graph(
         made_edges = await tx.run(CREATE_EDGES, scope | {"edges": edge_rows}) if edge_rows else []
         if len(made_nodes) != len(node_rows) or len(made_edges) != len(edge_rows):
             raise RuntimeError("the plan graph was not written whole; rolled back")
+        # The edges are between nodes created here: the nodes' own entries stand for them.
+        note_change(principal.client_id, "Plan", plan_id, ChangeAction.CREATED)
+        note_all(nodes_created, made_nodes)
         by_id = {row["node"]["id"]: node_record(row["node"]) for row in made_nodes}
         by_edge_id = {row["edge"]["edge_id"]: edge_record(row["edge"]) for row in made_edges}
         return {

@@ -15,9 +15,10 @@ from app.domain.plans.node_rules import (
     check_node_changes,
     decode_inputs,
 )
+from app.graph.change_feed import Changed
 from app.graph.executor import GraphExecutor
 from app.graph.values import plain
-from app.model.enums import PlanNodeStatus
+from app.model.enums import ChangeAction, PlanNodeStatus
 
 # Rows come back in the order of $nodes; no row when the plan is not the client's.
 CREATE_NODES = """
@@ -27,7 +28,7 @@ CREATE (p)-[:HAS_NODE]->(n:PlanNode)
 SET n = props
 RETURN n {.*} AS node
 """
-NODE = OwnedNode("PlanNode", "node", what="plan node")
+NODE = OwnedNode("PlanNode", "node", what="plan node", parent=("plan_id",))
 
 
 def node_props(
@@ -65,10 +66,18 @@ async def create_plan_node(
     plan_id = check_id(plan_id, field="plan_id")
     props = node_props(principal, plan_id=plan_id, stored=check_new_node(fields), now=_now())
     params = {"plan_id": plan_id, "client_id": principal.client_id, "nodes": [props]}
-    rows = await graph.write(CREATE_NODES, params)
+    rows = await graph.write(CREATE_NODES, params, changed=nodes_created)
     if not rows:
         raise plan_not_found(plan_id)
     return node_record(rows[0]["node"])
+
+
+def nodes_created(rows: list[dict[str, Any]]) -> list[Changed]:
+    """The nodes CREATE_NODES made (rows of `node`), each in its plan."""
+    return [
+        Changed(n["client_id"], "PlanNode", n["id"], ChangeAction.CREATED, parent_id=n["plan_id"])
+        for n in (row["node"] for row in rows)
+    ]
 
 
 async def get_plan_node(

@@ -17,9 +17,10 @@ from app.domain.plans.approval import (
     snapshot_props,
 )
 from app.domain.plans.rules import check_plan_fields, check_time_window, check_transition
+from app.graph.change_feed import Changed, note_change
 from app.graph.executor import GraphExecutor, Tx
 from app.graph.values import plain
-from app.model.enums import PlanStatus
+from app.model.enums import ChangeAction, PlanStatus
 
 CREATE_PLAN = """
 CREATE (p:Plan $props)
@@ -32,7 +33,9 @@ async def create_plan(
     graph: GraphExecutor, *, principal: Principal, fields: dict[str, Any]
 ) -> dict[str, Any]:
     principal.require_writer()
-    rows = await graph.write(CREATE_PLAN, {"props": new_plan_props(principal, fields)})
+    props = new_plan_props(principal, fields)
+    created = Changed(principal.client_id, "Plan", props["id"], ChangeAction.CREATED)
+    rows = await graph.write(CREATE_PLAN, {"props": props}, changed=[created])
     return dict(plain(rows[0]["plan"]))
 
 
@@ -90,9 +93,11 @@ async def transition_plan(
             frozen_ids = list(frozen.values())
             approve = {"snapshot": snapshot, "frozen": frozen_ids, "status": target.value}
             rows = await tx.run(APPROVE_PLAN, scope | approve | {"now": now})
-        else:
-            update = {"changes": {"status": target.value}, "now": now}
-            rows = await tx.run(PLAN.update, scope | update)
-        return dict(plain(rows[0]["plan"]))
+            note_change(principal.client_id, "Plan", scope["id"], ChangeAction.UPDATED)
+            note_change(
+                principal.client_id, "ConstraintsSnapshot", snapshot["id"], ChangeAction.CREATED
+            )
+            return dict(plain(rows[0]["plan"]))
+        return await PLAN.change(tx, scope, {"status": target.value}, now=now)
 
     return await graph.in_transaction(work)

@@ -36,11 +36,13 @@ from app.domain.sessions.repository import (
     SESSION,
     locked_session,
     owned_session,
+    session_changed,
     session_record,
     session_scope,
 )
+from app.graph.change_feed import note_change
 from app.graph.executor import GraphExecutor, Tx
-from app.model.enums import MemorySessionStatus
+from app.model.enums import ChangeAction, MemorySessionStatus
 
 ARCHIVE_KIND = "archive"
 ARCHIVE_FORMAT = "agentmem.session-archive.v1"
@@ -118,6 +120,18 @@ def _artifact(principal: Principal, session_id: str, stored: Any, now: datetime)
     }
 
 
+def noted_archive(
+    scope: dict[str, Any], artifact_id: str, entry_ids: list[str], action: ChangeAction
+) -> None:
+    """Notes what (un)archiving changed: the session, its entries' text and content, and the
+    archive's artifact (created, or deleted)."""
+    client_id, session_id = scope["client_id"], scope["id"]
+    session_changed(scope)
+    for entry_id in entry_ids:
+        note_change(client_id, "MemoryRecord", entry_id, ChangeAction.UPDATED, parent_id=session_id)
+    note_change(client_id, "MemoryArtifact", artifact_id, action, parent_id=session_id)
+
+
 async def archive_session(
     graph: GraphExecutor, artifacts: ArtifactStore, *, principal: Principal, session_id: str
 ) -> Archived:
@@ -154,6 +168,8 @@ async def archive_session(
                         "nothing was archived: retry",
                         id=scope["id"],
                     )
+                moved = [entry["id"] for entry in entries]
+                noted_archive(scope, artifact["id"], moved, ChangeAction.CREATED)
                 return Archived(session_record(row["session"]), artifact, len(entries))
 
             archived = await graph.in_transaction(work)

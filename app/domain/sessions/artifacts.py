@@ -21,8 +21,10 @@ from app.domain.kernel.records import first_record, missing, stored_object
 from app.domain.memory import audited
 from app.domain.sessions.reads import get_session
 from app.domain.sessions.repository import owned_session
+from app.graph.change_feed import note_change
 from app.graph.executor import GraphExecutor, Tx
 from app.graph.values import plain
+from app.model.enums import ChangeAction
 
 DEFAULT_KIND = "transcript"
 CREATE_ARTIFACT = """
@@ -96,7 +98,12 @@ async def attach_artifact(
         async def work(tx: Tx) -> dict[str, Any]:
             rows = await tx.run(CREATE_ARTIFACT, params)
             what, record_id = "memory session", session["id"]
-            return dict(first_record(rows, "artifact", what=what, record_id=record_id))
+            artifact = dict(first_record(rows, "artifact", what=what, record_id=record_id))
+            created = ChangeAction.CREATED
+            note_change(
+                principal.client_id, "MemoryArtifact", artifact["id"], created, parent_id=record_id
+            )
+            return artifact
 
         return await graph.in_transaction(work)
 

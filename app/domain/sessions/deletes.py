@@ -20,11 +20,14 @@ from app.domain.sessions import rules
 from app.domain.sessions.repository import (
     locked_session,
     owned_session,
+    session_changed,
     session_record,
     session_scope,
 )
+from app.graph.change_feed import note_change
 from app.graph.executor import GraphExecutor, Tx
 from app.graph.fragments import lock
+from app.model.enums import ChangeAction
 
 LOCK_ENTRY_SESSION = f"""
 MATCH (s:MemorySession {{client_id: $client_id}})-[:HAS_ENTRY]->
@@ -38,7 +41,7 @@ MATCH (s:MemorySession {{id: $id, client_id: $client_id}})
 OPTIONAL MATCH (s)-[:HAS_ENTRY]->(e:MemoryRecord)
 WHERE e.active AND ($entry_id IS NULL OR e.id = $entry_id)
   AND ($timeline IS NULL OR e.timeline = $timeline)
-WITH s, collect(e) AS gone
+WITH s, collect(e) AS gone, collect(e.id) AS ids
 CALL (gone) {{
   UNWIND CASE WHEN $hard THEN [] ELSE gone END AS e
   SET e.active = false, e.deleted_at = $now, e.updated_at = $now
@@ -51,7 +54,7 @@ CALL (gone) {{
 SET s.entry_count = s.entry_count - size(gone), s.updated_at = $now,
     s.timelines = CASE WHEN $timeline IS NULL THEN s.timelines
                        ELSE [t IN s.timelines WHERE t <> $timeline] END
-RETURN size(gone) AS deleted, reduce(all = [], uris IN purged | all + uris) AS uris
+RETURN ids, reduce(all = [], uris IN purged | all + uris) AS uris
 """
 
 
@@ -76,7 +79,17 @@ async def _delete(
     rows = await tx.run(DELETE_ENTRIES, params | {"now": datetime.now(UTC)})
     if not rows:
         return _Removed(scope["id"], 0, [])
-    return _Removed(scope["id"], int(rows[0]["deleted"]), list(rows[0]["uris"]))
+    # Soft or hard, the entry is gone for every reader.
+    for record_id in rows[0]["ids"]:
+        note_change(
+            scope["client_id"],
+            "MemoryRecord",
+            record_id,
+            ChangeAction.DELETED,
+            parent_id=scope["id"],
+        )
+    session_changed(scope)
+    return _Removed(scope["id"], len(rows[0]["ids"]), list(rows[0]["uris"]))
 
 
 async def _committed(

@@ -34,6 +34,7 @@ from app.domain.sessions.repository import (
     LIVE_ENTRY,
     entry_record,
     locked_session,
+    session_changed,
     session_record,
     session_scope,
 )
@@ -136,7 +137,9 @@ async def end_session(
         read = (await tx.run(ENTRIES_TO_SUMMARIZE, scope | {"last": EXTRACTIVE_ENTRIES}))[0]
         now = datetime.now(UTC)
         memory = summary_memory(principal, session, read, text, now)
-        written = await write_memory(tx, principal=principal, memory=memory, now=now)
+        written = await write_memory(
+            tx, principal=principal, memory=memory, now=now, parent_id=scope["id"]
+        )
         changes = {
             "status": MemorySessionStatus.FLUSHED.value,
             "ended_at": now,
@@ -145,6 +148,7 @@ async def end_session(
         }
         params = scope | {"summary_id": written.record["id"], "changes": changes}
         row = (await tx.run(FLUSH, params))[0]
+        session_changed(scope)
         learned = await learn_facts(
             tx, principal=principal, session=session, facts=extracted, now=now
         )

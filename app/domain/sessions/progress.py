@@ -60,7 +60,9 @@ async def summarize_session(
         read = (await tx.run(ENTRIES_TO_SUMMARIZE, scope | {"last": EXTRACTIVE_ENTRIES}))[0]
         now = datetime.now(UTC)
         memory = summary_memory(principal, session, read, text, now, key=PROGRESS_KEY)
-        written = await write_memory(tx, principal=principal, memory=memory, now=now)
+        written = await write_memory(
+            tx, principal=principal, memory=memory, now=now, parent_id=scope["id"]
+        )
         params = scope | {"summary_id": written.record["id"]}
         row = (await tx.run(LINK_PROGRESS, params))[0]
         return Progress(

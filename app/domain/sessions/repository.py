@@ -19,10 +19,11 @@ from app.domain.kernel.principal import Principal
 from app.domain.kernel.records import OwnedNode
 from app.domain.memory import MemoryPolicy, audited, decode_inline, prepare_memory, write_memory
 from app.domain.sessions import rules
+from app.graph.change_feed import Changed, note_change
 from app.graph.executor import GraphExecutor, Tx
 from app.graph.fragments import DB_CLOCK, not_expired
 from app.graph.values import plain
-from app.model.enums import MemorySessionStatus
+from app.model.enums import ChangeAction, MemorySessionStatus
 
 DEFAULT_POLICY = MemoryPolicy()
 SESSION_JSON = ("metadata",)
@@ -81,6 +82,11 @@ async def locked_session(tx: Tx, scope: dict[str, Any], principal: Principal) ->
     return owned_session(principal, session_record(await SESSION.locked(tx, scope)))
 
 
+def session_changed(scope: dict[str, Any]) -> None:
+    """Notes the session UPDATED: its entries, timelines, status or archive changed."""
+    note_change(scope["client_id"], "MemorySession", scope["id"], ChangeAction.UPDATED)
+
+
 async def start_session(
     graph: GraphExecutor,
     *,
@@ -107,8 +113,14 @@ async def start_session(
     }
     params = {"client_id": principal.client_id, "external_ref": values["external_ref"]}
     query = CREATE_SESSION if values["external_ref"] is None else MERGE_SESSION
+    created = Changed(principal.client_id, "MemorySession", props["id"], ChangeAction.CREATED)
     with audited(principal, "start_session", target_type="MemorySession") as audit:
-        row = (await graph.write(query, params | {"props": props}))[0]
+        rows = await graph.write(
+            query,
+            params | {"props": props},
+            changed=lambda rows: [created] if rows[0]["created"] else [],
+        )
+        row = rows[0]
         session = session_record(row["session"])
         audit.target_id = session["id"]
         if (session["agent"], session.get("subject")) != (values["agent"], values["subject"]):
@@ -151,7 +163,9 @@ async def put_entry(
             rules.check_open(locked)
             now = datetime.now(UTC)
             created_at = rules.entry_time(locked.get("last_entry_at"), now)
-            written = await write_memory(tx, principal=principal, memory=memory, now=created_at)
+            written = await write_memory(
+                tx, principal=principal, memory=memory, now=created_at, parent_id=scope["id"]
+            )
             changes = {
                 "entry_count": int(locked["entry_count"]) + 1,
                 "timelines": rules.with_timeline(locked.get("timelines"), memory.state["timeline"]),
@@ -160,6 +174,7 @@ async def put_entry(
             } | expiry.slid(locked, now)
             params = scope | {"entry_id": written.record["id"], "changes": changes}
             await tx.run(LINK_ENTRY, params)
+            session_changed(scope)
             return decode_inline(written.record)
 
         entry = await graph.in_transaction(work)

@@ -18,7 +18,7 @@ from app.domain.kernel.errors import AppError, Conflict
 from app.domain.kernel.principal import Principal
 from app.domain.kernel.records import missing
 from app.domain.memory import audited, remove_unreferenced
-from app.domain.sessions.archive import ARCHIVE_FORMAT, check_status
+from app.domain.sessions.archive import ARCHIVE_FORMAT, check_status, noted_archive
 from app.domain.sessions.repository import (
     SESSION,
     locked_session,
@@ -28,7 +28,7 @@ from app.domain.sessions.repository import (
 )
 from app.graph.executor import GraphExecutor, Tx
 from app.graph.values import plain
-from app.model.enums import MemorySessionStatus
+from app.model.enums import ChangeAction, MemorySessionStatus
 
 ARCHIVE_ARTIFACT = """
 MATCH (:MemorySession {id: $id, client_id: $client_id})-[:HAS_ARTIFACT]->
@@ -42,7 +42,7 @@ CALL (s) {
   MATCH (s)-[:HAS_ENTRY]->(e:MemoryRecord {id: row.id, client_id: $client_id})
   WHERE e.text IS NULL AND e.content IS NULL
   SET e.text = row.text, e.content = row.content_json, e.updated_at = $now
-  RETURN count(e) AS restored
+  RETURN collect(e.id) AS restored
 }
 CALL (s) {
   MATCH (s)-[:HAS_ARTIFACT]->(a:MemoryArtifact {id: $artifact_id, client_id: $client_id})
@@ -119,7 +119,8 @@ async def unarchive_session(
             if locked.get("archive_artifact_id") != artifact["id"]:
                 raise Conflict(f"session {scope['id']} was archived again meanwhile: retry")
             row = (await tx.run(RESTORE, params | {"now": now}))[0]
-            return session_record(row["session"]), int(row["restored"])
+            noted_archive(scope, artifact["id"], list(row["restored"]), ChangeAction.DELETED)
+            return session_record(row["session"]), len(row["restored"])
 
         restored, count = await graph.in_transaction(work)
         objects = await remove_unreferenced(graph, artifacts, [artifact["uri"]])

@@ -13,8 +13,10 @@ from app.domain.kernel.ids import new_id
 from app.domain.kernel.principal import Principal
 from app.domain.memory.rules import check_key
 from app.domain.workspace_memory.rules import check_workspace_memory
-from app.graph.executor import GraphExecutor
+from app.graph.change_feed import Changed, note_change, unrecorded
+from app.graph.executor import GraphExecutor, Tx
 from app.graph.values import plain
+from app.model.enums import ChangeAction
 
 JSON_FIELDS = ("value", "metadata")
 # The unique constraint on (client_id, key) makes MERGE race-safe. updated_at moves only with
@@ -30,7 +32,7 @@ SET w.memory_type = $memory_type, w.value = $value, w.metadata = $metadata,
     w.priority = $priority,
     w.version = CASE WHEN changed THEN w.version + 1 ELSE w.version END,
     w.updated_at = CASE WHEN changed THEN $now ELSE w.updated_at END
-RETURN w {.*} AS memory
+RETURN w {.*} AS memory, changed
 """
 BY_KEY = """
 MATCH (w:WorkspaceMemory {client_id: $client_id, key: $key})
@@ -55,8 +57,19 @@ async def put_workspace_memory(
     principal.require_writer()
     values = check_workspace_memory(fields)
     params = values | {"client_id": principal.client_id, "id": new_id(), "now": datetime.now(UTC)}
-    rows = await graph.write(UPSERT, params)
-    return workspace_record(rows[0]["memory"])
+
+    async def work(tx: Tx) -> dict[str, Any]:
+        row = (await tx.run(UPSERT, params))[0]
+        memory = row["memory"]
+        if not row["changed"]:
+            unrecorded()  # the same value again: nothing an app would see changed
+        else:
+            created = memory["id"] == params["id"]
+            action = ChangeAction.CREATED if created else ChangeAction.UPDATED
+            note_change(principal.client_id, "WorkspaceMemory", memory["id"], action)
+        return workspace_record(memory)
+
+    return await graph.in_transaction(work)
 
 
 async def get_workspace_memory(
@@ -70,13 +83,21 @@ async def get_workspace_memory(
     return workspace_record(rows[0]["memory"])
 
 
+def deleted(principal: Principal, rows: list[dict[str, Any]]) -> list[Changed]:
+    return [
+        Changed(principal.client_id, "WorkspaceMemory", row["memory"]["id"], ChangeAction.DELETED)
+        for row in rows
+    ]
+
+
 async def delete_workspace_memory(
     graph: GraphExecutor, *, principal: Principal, key: str
 ) -> dict[str, Any]:
     """Remove the client's value under `key`; the value as it was (NOT_FOUND when none)."""
     principal.require_writer()
     name = check_key(key, required=True)
-    rows = await graph.write(DELETE, {"client_id": principal.client_id, "key": name})
+    params = {"client_id": principal.client_id, "key": name}
+    rows = await graph.write(DELETE, params, changed=lambda rows: deleted(principal, rows))
     if not rows:
         raise NotFound(f"no workspace memory with key {name!r}", key=name)
     return workspace_record(rows[0]["memory"])

@@ -20,9 +20,13 @@ from app.domain.kernel.workspace_paths import check_path
 from app.domain.workspaces import rules
 from app.domain.workspaces.blobs import Blob, store_blob
 from app.domain.workspaces.repository import locked_workspace, writable_workspace
+from app.graph.change_feed import note_change, unrecorded
 from app.graph.executor import GraphExecutor, Tx
 from app.graph.values import plain
+from app.model.enums import ChangeAction
 
+# A path's write as its file's change, by the write's live_delta (SAVE_VERSION).
+FILE_ACTIONS = {1: ChangeAction.CREATED, 0: ChangeAction.UPDATED, -1: ChangeAction.DELETED}
 FILE_AT = """
 MATCH (f:WorkspaceFile {client_id: $client_id, workspace_id: $workspace_id, path: $path})
 RETURN f {.*} AS file
@@ -66,6 +70,7 @@ async def write_file(
             await locked_workspace(tx, principal, workspace["id"])
             found = await _file_at(tx, principal, workspace["id"], path)
             if found is not None and _holds(found, blob, media):
+                unrecorded()  # only the workspace's lock was written
                 return found
             file = found or await _new_file(tx, principal, workspace["id"], path)
             return await _save(tx, principal, file, _content(blob, media), size=blob.size)
@@ -87,6 +92,7 @@ async def delete_file(
         if found is None:
             raise NotFound(f"no file at {checked!r} in workspace {workspace['id']}", path=checked)
         if found["is_deleted"]:
+            unrecorded()  # only the workspace's lock was written
             return found
         return await _save(tx, principal, found, _tombstone(), size=0)
 
@@ -171,4 +177,18 @@ async def _save(
         "now": now,
     }
     rows = await tx.run(SAVE_VERSION, params)
+    _note_saved(principal.client_id, file, version["id"], params["live_delta"])
     return dict(plain(rows[0]["file"]))
+
+
+def _note_saved(client_id: str, file: dict[str, Any], version_id: str, live_delta: int) -> None:
+    """A path's new version, the file and the workspace's counters. The file node stays when
+    its path is deleted, but apps see the path go (and come back when written again), so the
+    file is DELETED, CREATED again, or UPDATED as the path lives on."""
+    workspace_id, file_id = file["workspace_id"], file["id"]
+    action = FILE_ACTIONS[live_delta]
+    note_change(client_id, "WorkspaceFile", file_id, action, parent_id=workspace_id)
+    note_change(
+        client_id, "WorkspaceFileVersion", version_id, ChangeAction.CREATED, parent_id=file_id
+    )
+    note_change(client_id, "Workspace", workspace_id, ChangeAction.UPDATED)

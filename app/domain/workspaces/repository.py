@@ -11,14 +11,17 @@ from typing import Any
 from neo4j.exceptions import ConstraintError
 
 from app.domain.agents import acting_agent_name
+from app.domain.agents.repository import AGENT_ROW, new_agent
 from app.domain.kernel.errors import Conflict
 from app.domain.kernel.ids import new_id
 from app.domain.kernel.principal import Principal
 from app.domain.kernel.records import OwnedNode
 from app.domain.workspaces import rules
-from app.graph.executor import GraphExecutor, Tx
+from app.graph.change_feed import Changed
+from app.graph.executor import GraphExecutor, Record, Tx
 from app.graph.fragments import merge_agent
 from app.graph.values import plain
+from app.model.enums import ChangeAction
 
 WORKSPACE = OwnedNode("Workspace", "workspace", what="workspace")
 EXISTING = """
@@ -29,7 +32,7 @@ CREATE_WORKSPACE = f"""
 {merge_agent()}
 CREATE (a)-[:HAS_WORKSPACE]->(w:Workspace)
 SET w = $props
-RETURN w {{.*}} AS workspace
+RETURN w {{.*}} AS workspace, {AGENT_ROW}
 """
 
 
@@ -57,11 +60,21 @@ async def create_workspace(
     await _refuse_second(graph.read, scope)
     params = scope | {"props": props, "agent_id": new_id(), "now": now}
     try:
-        rows = await graph.write(CREATE_WORKSPACE, params)
+        rows = await graph.write(CREATE_WORKSPACE, params, changed=_created)
     except ConstraintError:
         await _refuse_second(graph.read_latest, scope)  # the create that came first
         raise
     return dict(plain(rows[0]["workspace"]))
+
+
+def _created(rows: list[Record]) -> list[Changed]:
+    """The workspace, under its agent (created with it on first use)."""
+    row = rows[0]
+    client_id, workspace_id = row["workspace"]["client_id"], row["workspace"]["id"]
+    workspace = Changed(
+        client_id, WORKSPACE.label, workspace_id, ChangeAction.CREATED, parent_id=row["agent_id"]
+    )
+    return [*new_agent(client_id, row), workspace]
 
 
 async def _refuse_second(read: Any, scope: dict[str, Any]) -> None:

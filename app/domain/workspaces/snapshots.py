@@ -18,8 +18,10 @@ from app.domain.workspaces import rules
 from app.domain.workspaces.blobs import store_manifest
 from app.domain.workspaces.repository import locked_workspace, writable_workspace
 from app.domain.workspaces.snapshot_reads import check_first, read_manifest, snapshots_by_id
+from app.graph.change_feed import note_change
 from app.graph.executor import GraphExecutor, Tx
 from app.graph.values import plain
+from app.model.enums import ChangeAction
 
 LIVE_FILES = """
 MATCH (f:WorkspaceFile {client_id: $client_id, workspace_id: $workspace_id})
@@ -76,6 +78,13 @@ async def snapshot_workspace(
             "updated_at": now,
         }
         rows = await tx.run(CREATE_SNAPSHOT, scope | {"snapshot": snapshot})
+        note_change(
+            principal.client_id,
+            "WorkspaceSnapshot",
+            snapshot["id"],
+            ChangeAction.CREATED,
+            parent_id=workspace["id"],
+        )
         return dict(plain(rows[0]["snapshot"]))
 
     return await graph.in_transaction(work)

@@ -136,7 +136,11 @@ class Planner:
                 return None
             getters.append((response_key, getter))
 
+        instance_of = None if from_rows else shape.instance_of
+
         def complete(source: Any) -> dict[str, Any]:
+            if instance_of is not None and not isinstance(source, instance_of):
+                raise TypeError(f"not a {shape.name}: graphql-core completes (and reports) it")
             return {key: get(source) for key, get in getters}
 
         return complete

@@ -38,6 +38,9 @@ class TypeShape:
     # A node type whose plain fields are all model properties: from_row builds it from a row
     # dict alone, so the fast path may read those rows directly.
     from_rows: bool
+    # A node type's class, where GraphQL checks a value is one (is_type_of: every node type
+    # implements the Node interface): the fast path checks the same with isinstance.
+    instance_of: type | None = None
 
 
 _SHAPES: WeakKeyDictionary[GraphQLObjectType, TypeShape | None] = WeakKeyDictionary()
@@ -52,11 +55,15 @@ def shape_of(object_type: GraphQLObjectType) -> TypeShape | None:
 
 def _classify(object_type: GraphQLObjectType) -> TypeShape | None:
     definition = (object_type.extensions or {}).get(BACKREF)
-    # is_type_of (interfaces, casts) is a check graphql-core runs per value; leave it there.
-    if definition is None or object_type.is_type_of is not None:
+    if definition is None:
         return None
     origin = definition.origin
     is_node = isinstance(origin, type) and issubclass(origin, NodeType)
+    # is_type_of (interfaces, casts) is a check graphql-core runs per value: for a node type it
+    # is strawberry's isinstance of the class, which the completer makes itself; other types
+    # leave it to graphql-core.
+    if object_type.is_type_of is not None and not is_node:
+        return None
     model = entity(origin.__model__) if is_node else None
     fields = {}
     for name, field in object_type.fields.items():
@@ -65,7 +72,14 @@ def _classify(object_type: GraphQLObjectType) -> TypeShape | None:
             fields[name] = shape
     plain = [f.python_name for f in fields.values() if f.related is None]
     from_rows = model is not None and all(name in model.properties for name in plain)
-    return TypeShape(name=object_type.name, model=model, fields=fields, from_rows=from_rows)
+    checked = origin if is_node and object_type.is_type_of is not None else None
+    return TypeShape(
+        name=object_type.name,
+        model=model,
+        fields=fields,
+        from_rows=from_rows,
+        instance_of=checked,
+    )
 
 
 def _field_shape(resolve: Any, field: Any) -> FieldShape | None:
