@@ -2,11 +2,14 @@
 
 A write notes each record it creates, updates or deletes (`note_change`, on the transaction it
 runs in); the executor appends the notes to the feed as the transaction's last statement
-(`append_changes`). Each client has one `ChangeFeed` node holding its last position: the
-statement takes that node's write lock before reading it and holds it until the commit, so a
-client's positions are given out and committed in one order. A reader paging by position never
-sees a position before the ones under it have committed, so a cursor skips and repeats nothing,
-whatever process wrote. A rolled-back transaction gives back its positions (nothing of it stays).
+(APPEND_CHANGES, app/graph/transactions.py). A write that keeps only books says so
+(`unrecorded`, or `changed=BOOKKEEPING` on a one-query write).
+
+Each client has one `ChangeFeed` node holding its last position: the statement takes that
+node's write lock before reading it and holds it until the commit, so a client's positions are
+given out and committed in one order. A reader paging by position never sees a position before
+the ones under it have committed, so a cursor skips and repeats nothing, whatever process
+wrote. A rolled-back transaction gives back its positions (nothing of it stays).
 
 Who acted comes from `acting(...)`: the GraphQL resolver names the mutation and the caller's
 key and agent, background jobs their own name. The feed holds ids and types only, never a
@@ -28,7 +31,8 @@ from app.model.enums import ChangeAction
 # Off (Settings.change_feed false: only to measure what the feed costs) nothing is recorded.
 RECORDING = True
 # Tests set it: a write transaction that changed the graph for an actor and noted nothing then
-# fails, so a write missing its feed entry shows in the suite.
+# fails, so a write missing its feed entry shows in the suite. Only then does a transaction
+# read its queries' counters (Tx.run).
 STRICT = False
 SYSTEM = "system"
 
@@ -80,7 +84,18 @@ class Changed:
 ChangedBy = Sequence[Changed] | Callable[[list[dict[str, Any]]], Iterable[Changed]]
 
 
+class _Bookkeeping(tuple[Changed, ...]):
+    """No change an app follows (`unrecorded`), said where a one-query write is made."""
+
+
+# `changed=BOOKKEEPING`: the write keeps books (access log, key use, purges of the feed).
+BOOKKEEPING: ChangedBy = _Bookkeeping()
+
+
 def note_all(changed: ChangedBy | None, rows: list[dict[str, Any]]) -> None:
+    if changed is BOOKKEEPING:
+        unrecorded()
+        return
     for change in changed(rows) if callable(changed) else changed or ():
         change.note()
 

@@ -20,6 +20,7 @@ from neo4j import (
 from neo4j.api import AsyncBookmarkManager
 from neo4j.exceptions import DriverError, Neo4jError
 
+from app.graph import change_feed
 from app.graph.change_feed import (
     APPEND_CHANGES,
     PendingChanges,
@@ -50,7 +51,7 @@ class Tx:
         with cypher_call(query):
             result = await self._tx.run(query, dict(params or {}))
             records = [exported(record) for record in await result.fetch(1_000_000)]
-            if not self.pending.wrote:
+            if change_feed.STRICT and not self.pending.wrote:  # the check needs to know
                 self.pending.wrote = (await result.consume()).counters.contains_updates
             return records
 

@@ -113,8 +113,8 @@ def make_asset(settings: Settings, alice: Caller, reviewer: Caller, ids: Ids) ->
     }
 
 
-def publish(settings: Settings, alice: Caller, ids: Ids) -> None:
-    """Criterion 2: the run cannot succeed without evidence; the evidence is in S3."""
+def start_publishing(alice: Caller, ids: Ids) -> tuple[dict[str, Any], str]:
+    """The variant's package, moved to PUBLISHING, and the id of a run started on IG."""
     package_input = {
         "planId": ids["plan"],
         "variantIds": [ids["variant"]],
@@ -123,7 +123,12 @@ def publish(settings: Settings, alice: Caller, ids: Ids) -> None:
     package = alice.data(CREATE_PACKAGE, {"input": package_input})["createPublishPackage"]
     alice.data(TRANSITION_PACKAGE, {"id": package["id"], "to": "PUBLISHING"})
     run = alice.data(START_RUN, {"input": {"packageId": package["id"], "platform": "IG"}})
-    run_id = run["startPublishRun"]["id"]
+    return package, str(run["startPublishRun"]["id"])
+
+
+def publish(settings: Settings, alice: Caller, ids: Ids) -> None:
+    """Criterion 2: the run cannot succeed without evidence; the evidence is in S3."""
+    package, run_id = start_publishing(alice, ids)
     refused = alice.gql(FINISH_RUN, {"id": run_id, "input": {"status": "SUCCEEDED"}})
     assert error_code(refused) == "VALIDATION" and "evidence" in refused["errors"][0]["message"]
     early = alice.gql(TRANSITION_PACKAGE, {"id": package["id"], "to": "PUBLISHED"})

@@ -29,9 +29,7 @@ from app.settings import Settings
 from tests.integration import acceptance_flow as af
 from tests.integration.asset_helpers import (
     ADD_EVIDENCE,
-    CREATE_PACKAGE,
     FINISH_RUN,
-    START_RUN,
     TRANSITION_ASSET,
     TRANSITION_PACKAGE,
     TRANSITION_VARIANT,
@@ -41,7 +39,7 @@ from tests.integration.asset_helpers import (
 from tests.integration.browser import chromium, screenshot
 from tests.integration.conftest import Caller
 from tests.integration.memory_helpers import listed, remember
-from tests.integration.test_acceptance_section10 import build_plan, make_asset
+from tests.integration.test_acceptance_section10 import build_plan, make_asset, start_publishing
 from tests.integration.test_personas_api import CORE, CREATE
 
 # The persona speaks as the key's agent (an agent key acts only as itself).
@@ -75,15 +73,7 @@ TRACED = [
 
 def _publish_with_a_screenshot(alice: Caller, ids: dict[str, str]) -> None:
     """The variant's package published by a run whose evidence is a real PNG screenshot."""
-    package_input = {
-        "planId": ids["plan"],
-        "variantIds": [ids["variant"]],
-        "targetPlatforms": ["IG"],
-    }
-    package = alice.data(CREATE_PACKAGE, {"input": package_input})["createPublishPackage"]
-    alice.data(TRANSITION_PACKAGE, {"id": package["id"], "to": "PUBLISHING"})
-    run = alice.data(START_RUN, {"input": {"packageId": package["id"], "platform": "IG"}})
-    run_id = run["startPublishRun"]["id"]
+    package, run_id = start_publishing(alice, ids)
     png = tiny_png(size=PNG_SIZE, bands=((40, 80, 200), (250, 250, 250)), text="posted")
     shot = {
         "runId": run_id,

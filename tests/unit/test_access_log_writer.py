@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -24,20 +23,12 @@ from app.runtime.background import MemoryBackground
 
 
 class FakeGraph:
-    """Each transaction is one `write` (the writer runs one query per transaction)."""
-
     def __init__(self, *, outages: int = 0) -> None:
         self.outages = outages  # the next this many writes fail as if Neo4j were down
         self.rows: list[dict[str, Any]] = []
         self.calls = 0
 
-    async def in_transaction(self, work: Callable[[Any], Awaitable[Any]]) -> Any:
-        return await work(self)
-
-    async def run(self, query: str, params: dict[str, Any]) -> list[dict[str, Any]]:
-        return await self.write(query, params)
-
-    async def write(self, query: str, params: dict[str, Any]) -> list[dict[str, Any]]:
+    async def write(self, query: str, params: dict[str, Any], **_: Any) -> list[dict[str, Any]]:
         self.calls += 1
         if self.outages:
             self.outages -= 1
@@ -58,7 +49,7 @@ def _pack(value: Any) -> None:
 
 
 def writer(graph: FakeGraph, **options: Any) -> AccessLogWriter:
-    fake: Any = graph  # the writer only runs transactions of one query
+    fake: Any = graph  # the writer only calls write()
     typed: GraphExecutor = fake
     return AccessLogWriter(typed, **options)
 
@@ -130,7 +121,7 @@ def test_a_failed_flush_is_kept_and_retried_until_it_succeeds() -> None:
 
 def test_an_outage_while_isolating_a_bad_entry_keeps_every_unwritten_entry() -> None:
     class FailsOnThirdWrite(FakeGraph):
-        async def write(self, query: str, params: dict[str, Any]) -> list[dict[str, Any]]:
+        async def write(self, query: str, params: dict[str, Any], **_: Any) -> list[dict[str, Any]]:
             if self.calls == 2:
                 self.outages = 1
             return await super().write(query, params)
@@ -230,7 +221,7 @@ class HeldGraph(FakeGraph):
         self.release = asyncio.Event()
         self.writing = asyncio.Event()
 
-    async def write(self, query: str, params: dict[str, Any]) -> list[dict[str, Any]]:
+    async def write(self, query: str, params: dict[str, Any], **_: Any) -> list[dict[str, Any]]:
         self.writing.set()
         await self.release.wait()
         return await super().write(query, params)
@@ -296,7 +287,7 @@ class RefusesWrites(FakeGraph):
         super().__init__()
         self.errors, self.poisoned, self.poison = list(errors), poisoned, poison
 
-    async def write(self, query: str, params: dict[str, Any]) -> list[dict[str, Any]]:
+    async def write(self, query: str, params: dict[str, Any], **_: Any) -> list[dict[str, Any]]:
         if self.errors:
             self.calls += 1
             raise self.errors.pop(0)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import time
 import uuid
-from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -41,15 +40,9 @@ class FakeGraph:
         row["revoked"] = False  # FIND_KEY returns the flag; key_status decides
         return [row | {"expires_at": self.expires_at, "last_used_at": datetime.now(UTC)}]
 
-    async def write(self, query: str, params: dict[str, Any]) -> list[dict[str, Any]]:
+    async def write(self, query: str, params: dict[str, Any], **_: Any) -> list[dict[str, Any]]:
         self.writes += 1
         return []
-
-    async def in_transaction(self, work: Callable[[Any], Awaitable[Any]]) -> Any:
-        return await work(self)  # its own transaction: `run` is `write`
-
-    async def run(self, query: str, params: dict[str, Any]) -> list[dict[str, Any]]:
-        return await self.write(query, params)
 
 
 def test_expiry_is_checked_on_every_cache_hit() -> None:
@@ -166,7 +159,7 @@ class SlowTouchGraph(FakeGraph):
         rows = await super().read_latest(query, params)
         return [rows[0] | {"last_used_at": None}]
 
-    async def write(self, query: str, params: dict[str, Any]) -> list[dict[str, Any]]:
+    async def write(self, query: str, params: dict[str, Any], **_: Any) -> list[dict[str, Any]]:
         self.writes += 1
         await asyncio.sleep(self.write_s)
         self.finished += 1

@@ -24,14 +24,22 @@ FEED = """
 OPTIONAL MATCH (f:ChangeFeed {client_id: $client_id})
 RETURN coalesce(f.position, 0) AS position, coalesce(f.purged_through, 0) AS purged_through
 """
-# Seeks the (client_id, position) uniqueness index (migration 0037).
+# The feed's head read first: every position up to it has committed, so the changes read after
+# it up to it are all there is, whatever commits meanwhile. The changes seek the
+# (client_id, position) uniqueness index (migration 0037).
 CHANGES_AFTER = """
-MATCH (c:Change)
-WHERE c.client_id = $client_id AND $after < c.position <= $head
-  AND ($types IS NULL OR c.record_type IN $types)
-  AND ($parent_id IS NULL OR c.parent_id = $parent_id)
-WITH c ORDER BY c.position LIMIT $first
-RETURN c {.*} AS change
+OPTIONAL MATCH (f:ChangeFeed {client_id: $client_id})
+WITH coalesce(f.position, 0) AS head, coalesce(f.purged_through, 0) AS purged_through
+WITH head, purged_through, coalesce($after, purged_through) AS after
+CALL (head, after) {
+  MATCH (c:Change)
+  WHERE c.client_id = $client_id AND after < c.position <= head
+    AND ($types IS NULL OR c.record_type IN $types)
+    AND ($parent_id IS NULL OR c.parent_id = $parent_id)
+  WITH c ORDER BY c.position LIMIT $first
+  RETURN collect(c {.*}) AS changes
+}
+RETURN head, purged_through, after, changes
 """
 # The feed node remembers the last position purged, so a cursor before it can be told apart
 # from one that simply has nothing newer.
@@ -89,26 +97,23 @@ async def changes_after(
 ) -> ChangePage:
     """Up to `first` of the client's changes after the cursor (None: the oldest kept)."""
     check_page_size(first)
-    position = parse_cursor(after)
-    head, purged_through = await feed_position(graph, principal)
-    if position is None:
-        position = purged_through
-    elif position < purged_through:
+    params = {
+        "client_id": principal.client_id,
+        "after": parse_cursor(after),
+        "types": record_types(types),
+        "parent_id": parent_id,
+        "first": first + 1,
+    }
+    row = plain((await graph.read_latest(CHANGES_AFTER, params))[0])
+    head, purged_through, position = (int(row[k]) for k in ("head", "purged_through", "after"))
+    if position < purged_through:
         raise CursorExpired(
             f"after: cursor {after} is older than the change feed keeps (changes through "
             f"{purged_through} were purged); start again from a recent cursor or without one",
             after=after,
             purged_through=str(purged_through),
         )
-    params = {
-        "client_id": principal.client_id,
-        "after": position,
-        "types": record_types(types),
-        "parent_id": parent_id,
-        "head": head,
-        "first": first + 1,
-    }
-    rows = [dict(plain(row["change"])) for row in await graph.read_latest(CHANGES_AFTER, params)]
+    rows = [dict(change) for change in row["changes"]]
     page, has_more = rows[:first], len(rows) > first
     end = page[-1]["position"] if has_more else max(head, position)
     return ChangePage(changes=page, end_cursor=str(end), has_more=has_more)

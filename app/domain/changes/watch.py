@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections import Counter
 
 from app.graph.change_feed import on_commit, remove_listener
 from app.graph.executor import GraphExecutor
 
+log = logging.getLogger("app")
 POSITIONS = """
 MATCH (f:ChangeFeed) WHERE f.client_id IN $clients
 RETURN f.client_id AS client_id, f.position AS position
@@ -74,8 +76,8 @@ class FeedWatcher:
                 try:
                     rows = await self.graph.read_latest(POSITIONS, {"clients": clients})
                     self.advanced({row["client_id"]: int(row["position"]) for row in rows})
-                except Exception:  # noqa: BLE001 - the next poll retries; waits time out
-                    pass
+                except Exception as error:  # noqa: BLE001 - the next poll retries; waits time out
+                    log.warning("change feed poll failed: %s", error)
             await asyncio.sleep(self.poll_s)
 
     async def close(self) -> None:

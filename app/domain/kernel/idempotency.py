@@ -29,7 +29,6 @@ from app.domain.kernel.field_rules import check_pattern
 from app.domain.kernel.ids import new_id
 from app.domain.kernel.principal import Principal
 from app.domain.kernel.result_codec import decode, encode, fingerprint
-from app.graph.change_feed import ChangedBy, note_all
 from app.graph.executor import GraphExecutor, Record, Tx
 from app.graph.fragments import lock
 from app.graph.values import plain
@@ -62,7 +61,7 @@ RETURN count(*) AS purged
 
 class TransactionGraph(GraphExecutor):
     """A GraphExecutor whose every call runs in one open transaction (nested transactions of
-    the repository function become part of it)."""
+    the repository function become part of it; `write` is the executor's, run in it)."""
 
     def __init__(self, graph: GraphExecutor, tx: Tx) -> None:
         super().__init__(graph.driver, database=graph.database)
@@ -73,17 +72,6 @@ class TransactionGraph(GraphExecutor):
 
     async def read_plain(self, query: str, params: Mapping[str, Any] | None = None) -> list[Record]:
         return [plain(row) for row in await self._tx.run(query, params)]
-
-    async def write(
-        self,
-        query: str,
-        params: Mapping[str, Any] | None = None,
-        *,
-        changed: ChangedBy | None = None,
-    ) -> list[Record]:
-        rows = await self._tx.run(query, params)
-        note_all(changed, rows)
-        return rows
 
     async def in_transaction(self, work: Callable[[Tx], Awaitable[T]]) -> T:
         return await work(self._tx)

@@ -16,8 +16,8 @@ from typing import Any
 from app.domain.kernel.errors import ValidationFailed
 from app.domain.kernel.ids import new_id
 from app.domain.kernel.principal import Principal
-from app.graph.change_feed import Changed, unrecorded
-from app.graph.executor import GraphExecutor, Tx
+from app.graph.change_feed import BOOKKEEPING, Changed
+from app.graph.executor import GraphExecutor
 from app.graph.values import plain
 from app.model.enums import ChangeAction, Role
 
@@ -198,10 +198,5 @@ async def authenticate(graph: GraphExecutor, *, secret: str) -> Principal | None
 
 
 async def mark_used(graph: GraphExecutor, *, key_id: str) -> None:
-    """Bookkeeping that no app follows: the feed is not told."""
-
-    async def work(tx: Tx) -> None:
-        await tx.run(TOUCH_KEY, {"id": key_id, "now": datetime.now(UTC)})
-        unrecorded()
-
-    await graph.in_transaction(work)
+    params = {"id": key_id, "now": datetime.now(UTC)}
+    await graph.write(TOUCH_KEY, params, changed=BOOKKEEPING)

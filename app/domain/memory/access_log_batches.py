@@ -10,14 +10,13 @@ retried as after an outage."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
 from neo4j.exceptions import ClientError
 
-from app.graph.change_feed import unrecorded
-from app.graph.executor import GraphExecutor, Tx
+from app.graph.change_feed import BOOKKEEPING
+from app.graph.executor import GraphExecutor
 
 log = logging.getLogger("app.access_log")
 
@@ -91,15 +90,6 @@ class Batch:
         return [item for part in reversed(self.parts) for item in part]
 
 
-def _writing(entries: list[dict[str, Any]]) -> Callable[[Tx], Awaitable[None]]:
-    async def work(tx: Tx) -> None:
-        # The log is not in the change feed, even when a request flushes it (an erasure).
-        unrecorded()
-        await tx.run(WRITE_ENTRIES, {"entries": entries})
-
-    return work
-
-
 async def write_batch(graph: GraphExecutor, batch: Batch, stats: WriterStats) -> int:
     """Writes the batch, halving a part the graph refuses for its data until the bad entry is
     alone (rejected: counted, logged); any other failure (an outage) or a cancellation
@@ -108,7 +98,9 @@ async def write_batch(graph: GraphExecutor, batch: Batch, stats: WriterStats) ->
     while batch.parts:
         part = batch.parts[-1]
         try:
-            await graph.in_transaction(_writing([entry for _, entry in part]))
+            # The log is not in the change feed, even when a request flushes it (an erasure).
+            entries = [entry for _, entry in part]
+            await graph.write(WRITE_ENTRIES, {"entries": entries}, changed=BOOKKEEPING)
         except Exception as error:
             if not refused_for_data(error):
                 raise

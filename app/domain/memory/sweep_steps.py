@@ -10,8 +10,8 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, ClassVar
 
 from app.domain.memory import access_log
-from app.graph.change_feed import ChangedBy, note_all, unrecorded
-from app.graph.executor import GraphExecutor, Record, Tx
+from app.graph.change_feed import BOOKKEEPING, ChangedBy
+from app.graph.executor import GraphExecutor
 
 Counts = dict[str, dict[str, int]]  # client -> kind -> purged
 # A step stops after this many batches in one run (the next run goes on).
@@ -41,16 +41,9 @@ async def purge_in_batches(
     what a batch changed, for the change feed; None: it purges bookkeeping no app follows
     (access log entries, the feed's own)."""
     result = StepResult()
-
-    async def work(tx: Tx) -> list[Record]:
-        rows = await tx.run(query, {**params, "batch": batch})
-        if changed is None:
-            unrecorded()
-        note_all(changed, rows)
-        return rows
-
     for _ in range(MAX_BATCHES):
-        rows = await graph.in_transaction(work)
+        batch_params = {**params, "batch": batch}
+        rows = await graph.write(query, batch_params, changed=changed or BOOKKEEPING)
         for row in rows:
             counts = result.per_client.setdefault(row["client_id"], {})
             counts[kind] = counts.get(kind, 0) + int(row["purged"])
