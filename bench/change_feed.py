@@ -5,8 +5,8 @@ Three API processes on the same Neo4j: A and B record the feed, C runs with
 AGENTMEM_CHANGE_FEED=false. Write cost: the same mutations through B and C, taking turns call by
 call (createPlan, updatePlan, appendConversationEvent, remember), ratio B/C. Delivery: a
 subscriber on A (graphql-transport-ws, `threadActivity`) while events are appended through B,
-one at a time: milliseconds from sending the write to receiving its change, and from the
-write's acknowledgement to receiving it.
+one at a time at random moments: milliseconds from sending the write to receiving its change,
+and from the write's acknowledgement to receiving it.
 
 Run: bash app/services/env.sh bench change_feed [--runs 300] [--deliveries 200]
 """
@@ -17,6 +17,7 @@ import argparse
 import asyncio
 import json
 import os
+import random
 import sys
 import time
 import uuid
@@ -92,7 +93,11 @@ def deliveries(
         payload = {"query": FOLLOW, "variables": {"t": thread_id}}
         socket.send(json.dumps({"id": "1", "type": "subscribe", "payload": payload}))
         time.sleep(0.5)  # the subscription has read the feed's position
+        pause = random.Random(count)
         for n in range(count):
+            # Writes at random moments of the subscriber process's poll: right after a delivery
+            # a write would always wait out the whole poll interval.
+            time.sleep(pause.uniform(0, 0.25))
             started = time.perf_counter()
             event = writer.post(APPEND, {"t": thread_id, "ref": uuid.uuid4().hex})
             acked = time.perf_counter()
@@ -123,6 +128,9 @@ def main() -> None:
     client = f"bench-feed-{uuid.uuid4().hex[:8]}"
     issued = asyncio.run(create_key(settings, client=client, role=Role.AGENT, agent_name="bench"))
     ports = {"A": free_port(), "B": free_port(), "C": free_port()}
+    # As the other write benches: the in-process embedding worker's model runs would share the
+    # 2 cores with the writes measured (production runs `embed-worker` processes).
+    os.environ.setdefault("AGENTMEM_EMBEDDING_WORKER_IN_PROCESS", "false")
     environment = dict(os.environ)
     servers = []
     try:

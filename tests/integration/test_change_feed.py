@@ -170,6 +170,8 @@ def test_a_subscriber_gets_writes_of_another_process_and_resumes_without_loss(
         with subscription(api_url, alice.key) as feed, subscription(api_url, bob.key) as other:
             feed.subscribe(FOLLOW_THREAD, {"thread": thread_id})
             other.subscribe(FOLLOW_ALL, {})
+            # Alice's thread id, followed with Bob's key: as an id that does not exist.
+            other.subscribe(FOLLOW_THREAD, {"thread": thread_id}, sid="2")
             say(intruder, bobs_id, "bob's own")
             say(writer, thread_id, "first")
             got = feed.next()["threadActivity"]
@@ -179,7 +181,9 @@ def test_a_subscriber_gets_writes_of_another_process_and_resumes_without_loss(
                 thread_id,
             )
             assert got["record"] == {"text": "first"}
-            bob_sees = [message["changes"] for message in other.drain(1.5)]
+            bobs_messages = other.drain(1.5)
+            assert not any("threadActivity" in message for message in bobs_messages)
+            bob_sees = [message["changes"] for message in bobs_messages]
             assert ("CONVERSATION_EVENT", "appendConversationEvent") in {
                 (c["recordType"], c["operation"]) for c in bob_sees
             }
