@@ -46,6 +46,7 @@ FOLLOW_THREAD = """subscription($thread: ID!, $after: String) {
   threadActivity(threadId: $thread, after: $after) {
     cursor action recordType recordId parentId
     record { ... on ConversationEvent { text } } } }"""
+HEAD = "{ changesHead }"
 FOLLOW_ALL = """subscription($after: String) {
   changes(after: $after) { cursor operation recordType recordId } }"""
 
@@ -99,6 +100,7 @@ def test_pages_after_a_cursor_neither_skip_nor_repeat_under_concurrent_writers(
     positions = [int(c["cursor"]) for c in seen]
     assert positions == list(range(int(start) + 1, int(start) + 1 + len(seen)))
     assert {c["recordId"] for c in seen} == written
+    assert alice.data(HEAD)["changesHead"] == seen[-1]["cursor"]
 
 
 def test_types_filter_and_an_expired_cursor(alice: Caller, settings: Settings) -> None:
@@ -168,10 +170,13 @@ def test_a_subscriber_gets_writes_of_another_process_and_resumes_without_loss(
             caller.data(APPEND, variables)
 
         with subscription(api_url, alice.key) as feed, subscription(api_url, bob.key) as other:
-            feed.subscribe(FOLLOW_THREAD, {"thread": thread_id})
-            other.subscribe(FOLLOW_ALL, {})
+            # From the feeds' positions now (a subscription without `after` starts when the
+            # server gets to it, which may be after the writes below).
+            heads = [c.data(HEAD)["changesHead"] for c in (writer, intruder)]
+            feed.subscribe(FOLLOW_THREAD, {"thread": thread_id, "after": heads[0]})
+            other.subscribe(FOLLOW_ALL, {"after": heads[1]})
             # Alice's thread id, followed with Bob's key: as an id that does not exist.
-            other.subscribe(FOLLOW_THREAD, {"thread": thread_id}, sid="2")
+            other.subscribe(FOLLOW_THREAD, {"thread": thread_id, "after": heads[1]}, sid="2")
             say(intruder, bobs_id, "bob's own")
             say(writer, thread_id, "first")
             got = feed.next()["threadActivity"]

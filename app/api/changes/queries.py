@@ -29,3 +29,12 @@ class ChangeQueries:
         names = None if types is None else [t.value for t in types]
         page = await run(info, changes.changes_after, after=after, types=names, first=first)
         return ChangePage.of(page)
+
+    @strawberry.field(
+        description="The feed's current position: `changes(after:)` or a subscription's "
+        "`after` given it delivers exactly what is written from now on (read it before what "
+        "you show, then subscribe after it, and nothing falls in between)."
+    )
+    async def changes_head(self, info: Info) -> str:
+        head, _ = await run(info, changes.feed_position)
+        return str(head)

@@ -32,7 +32,7 @@ async def follow(
     changes.parse_cursor(after)
     cursor = after
     if cursor is None:
-        cursor = str((await changes.feed_position(graph, principal))[0])
+        cursor = str((await changes.feed_position(graph, principal=principal))[0])
     while True:
         page = await changes.changes_after(
             graph, principal=principal, after=cursor, types=types, parent_id=parent_id, first=PAGE

@@ -80,7 +80,7 @@ def record_types(types: list[str] | None) -> list[str] | None:
     return None if types is None else [Label(name).value for name in types]
 
 
-async def feed_position(graph: GraphExecutor, principal: Principal) -> tuple[int, int]:
+async def feed_position(graph: GraphExecutor, *, principal: Principal) -> tuple[int, int]:
     """The client's last position, and the last one retention purged."""
     row = plain((await graph.read_latest(FEED, {"client_id": principal.client_id}))[0])
     return int(row["position"]), int(row["purged_through"])

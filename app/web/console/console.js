@@ -499,6 +499,8 @@ const THREAD = `query ConsoleThread($id: ID!) { conversationThread(id: $id) {
   events(first: 100, orderBy: CREATED_AT_DESC) {
     id sequence direction eventType text textUri createdAt } } }`;
 
+const CHANGES_HEAD = "query ConsoleChangesHead { changesHead }";
+
 const ACTIVITY = `subscription ConsoleThreadActivity($id: ID!, $after: String) {
   threadActivity(threadId: $id, after: $after) {
     cursor action recordType recordId
@@ -558,10 +560,21 @@ class ThreadFollower {
     if (this.socket) this.socket.close(1000, "closed by the console");
   }
 
-  connect() {
+  async connect() {
+    if (this.cursor === null) {
+      // The feed's position first, then the thread read, then the subscription after that
+      // position: what is written once the position was read arrives, nothing falls between.
+      try {
+        this.cursor = (await gql(CHANGES_HEAD)).changesHead;
+      } catch (error) {
+        this.handlers.onError(error); // the subscription then starts from when it is made
+      }
+      this.handlers.onResync();
+      if (this.stopped) return;
+    }
     const socket = new WebSocket(socketUrl(), "graphql-transport-ws");
     this.socket = socket;
-    this.handlers.onState(this.cursor === null ? "connecting" : "reconnecting");
+    this.handlers.onState(this.failures === 0 ? "connecting" : "reconnecting");
     socket.addEventListener("open", () => {
       this.send({ type: "connection_init", payload: { Authorization: `Bearer ${apiKey()}` } });
     });
@@ -580,8 +593,6 @@ class ThreadFollower {
       this.send({ id: "1", type: "subscribe", payload: { query: ACTIVITY, variables } });
       this.failures = 0;
       this.handlers.onState("live");
-      // Without a cursor the subscription starts from now: reload what came before it.
-      if (variables.after === null) this.handlers.onResync();
     } else if (message.type === "ping") {
       this.send({ type: "pong" });
     } else if (message.type === "next") {
@@ -723,10 +734,9 @@ function openThread(threadId) {
   threadEvents = new Map();
   $("events").replaceChildren();
   $("thread-summary").replaceChildren(el("p", { class: "hint" }, "Loading…"));
-  // Subscribed first (from now), then the thread read once the connection is acknowledged
-  // (onResync): the subscribe message reaches the server before the read is even sent, so what
-  // is written after the read arrives on the subscription. Rows are keyed by event id, so an
-  // event both read and received shows once.
+  // The feed's position read, then the thread (onResync), then the subscription after that
+  // position (ThreadFollower.connect): what is written after the position arrives on the
+  // subscription. Rows are keyed by event id, so an event both read and received shows once.
   follower = new ThreadFollower(threadId, {
     onChange: applyChange,
     onState: setThreadState,
