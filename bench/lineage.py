@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from app.cli.admin import create_key  # noqa: E402
 from app.demo.generator import generate_demo  # noqa: E402
 from app.domain.keys import ensure_client  # noqa: E402
-from app.graph.cypher_files import named_query  # noqa: E402
+from app.graph.cypher_files import api_params, named_query  # noqa: E402
 from app.model.enums import ConstraintKind, Role  # noqa: E402
 from app.runtime import connected  # noqa: E402
 from app.settings import Settings, load_settings  # noqa: E402
@@ -125,7 +125,7 @@ def comparisons(settings: Settings, driver: Driver, subject: Subject) -> list[di
         return lambda: thin.post(query, {"id": record_id})
 
     def cypher(query: str, record_id: str) -> Any:
-        params = {"id": record_id, "client_id": subject.client_id}
+        params = api_params({"id": record_id, "client_id": subject.client_id})
         return lambda: driver.execute_query(query, params, database_=db)
 
     return [
@@ -184,7 +184,7 @@ def subject(settings: Settings, driver: Driver, tag: str, plans: int, port: int)
     key = asyncio.run(create_key(settings, client=name, role=Role.ANALYST, agent_name=None))
     sample = driver.execute_query(SAMPLE, {"client_id": client_id}).records[0]
     traced = driver.execute_query(
-        named_query("trace"), {"id": sample["variant"], "client_id": client_id}
+        named_query("trace"), api_params({"id": sample["variant"], "client_id": client_id})
     ).records[0]
     if len(traced["constraints"]) != len(ConstraintKind):
         raise RuntimeError(

@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from app.cli.admin import create_key  # noqa: E402
 from app.demo.generator import generate_demo  # noqa: E402
 from app.domain.keys import ensure_client  # noqa: E402
-from app.graph.cypher_files import named_query  # noqa: E402
+from app.graph.cypher_files import api_params, named_query  # noqa: E402
 from app.model.enums import Role  # noqa: E402
 from app.runtime import connected  # noqa: E402
 from app.settings import Settings, load_settings  # noqa: E402
@@ -143,7 +143,7 @@ def measure(
         cycle, text = itertools.cycle(ids), named_query(name)
 
         def call() -> None:
-            params = {"id": next(cycle), "client_id": client_id} | extra
+            params = api_params({"id": next(cycle), "client_id": client_id} | extra)
             records = driver.execute_query(text, params, database_=database).records
             assert records
 

@@ -27,7 +27,7 @@ from app.cli.admin import create_key  # noqa: E402
 from app.demo.generator import generate_demo  # noqa: E402
 from app.domain.keys import ensure_client  # noqa: E402
 from app.domain.lessons import record_query  # noqa: E402
-from app.graph.cypher_files import named_query  # noqa: E402
+from app.graph.cypher_files import api_params, named_query  # noqa: E402
 from app.graph.identifiers import cypher_label  # noqa: E402
 from app.model.enums import Role  # noqa: E402
 from app.runtime import connected  # noqa: E402
@@ -256,7 +256,7 @@ def measure(
         return call
 
     def cypher(query: str, params: dict[str, Any]) -> Any:
-        scoped = params | {"client_id": client_id}
+        scoped = api_params(params | {"client_id": client_id})
         return lambda: driver.execute_query(query, scoped, database_=db)
 
     agent = {"agent_name": "creator", "platform": "ig", "first": 50}

@@ -138,7 +138,7 @@ def _export_schema(output: Path) -> int:
 
 def _up(settings: Settings, args: argparse.Namespace) -> int:
     from app.api.edge.graphiql_assets import provision_graphiql_assets
-    from app.cli.up import demo_key, print_banner
+    from app.cli.up import DEMO_CLIENT, demo_data, demo_key, print_banner
     from app.devenv.servers import start_local_services, stop_local_services
     from app.web.serve import serve
 
@@ -146,8 +146,9 @@ def _up(settings: Settings, args: argparse.Namespace) -> int:
     try:
         provision_graphiql_assets(settings)
         key = asyncio.run(demo_key(settings))
+        asyncio.run(demo_data(settings))
         print_banner(settings, key)
-        serve(settings, graphiql_key=key)
+        serve(settings, graphiql_key=key, guide_client=DEMO_CLIENT)
     finally:
         stop_local_services(settings, only=started)
     return 0
@@ -233,11 +234,8 @@ def _demo(settings: Settings, args: argparse.Namespace) -> int:
         f"Neo4j {summary.graph_seconds:.1f} s)"
     )
     print("  " + ", ".join(f"{label} {count:,}" for label, count in summary.nodes_by_label.items()))
-    samples = summary.samples
-    print(
-        f"  samples: plan {samples.plan_id}, blueprint node {samples.blueprint_node_id}, "
-        f"package {samples.package_id}, published variant {samples.published_variant_id}"
-    )
+    for line in summary.samples.lines():
+        print("  " + line)
     print(f"API key: bash app/services/env.sh create-key --client {args.client} --role analyst")
     return 0
 

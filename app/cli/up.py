@@ -4,10 +4,14 @@ tells a new user where everything is."""
 from __future__ import annotations
 
 from app.cli.admin import reuse_or_issue_key
+from app.demo.generator import run_demo
+from app.domain.kernel.errors import Conflict
 from app.model.enums import Role
 from app.settings import Settings
+from app.web.analyst import GUIDE_PATH
 
 DEMO_CLIENT = "demo"
+DEMO_PLANS = 20  # a few seconds: enough for every slide of the Browser guide to show real data
 
 
 async def demo_key(settings: Settings) -> str:
@@ -23,6 +27,21 @@ async def demo_key(settings: Settings) -> str:
     return key
 
 
+async def demo_data(settings: Settings) -> None:
+    """Demo plans for the demo client on the first `up` (later ones find them and go on)."""
+    try:
+        await run_demo(settings, client=DEMO_CLIENT, plans=DEMO_PLANS)
+    except Conflict:
+        return
+    print(f"the demo client has {DEMO_PLANS} demo plans", flush=True)
+
+
+def guide_command(settings: Settings) -> str:
+    """What an analyst types in Neo4j Browser. `localhost`: the host Browser fetches guides
+    from by default (its remote-content allowlist)."""
+    return f":guide http://localhost:{settings.api_port}{GUIDE_PATH}"
+
+
 def print_banner(settings: Settings, key: str) -> None:
     api = f"http://{settings.api_host}:{settings.api_port}"
     lines = [
@@ -32,7 +51,8 @@ def print_banner(settings: Settings, key: str) -> None:
         f"  web console         {api}/console   (asks for an API key, e.g. the demo key)",
         f"  MCP (HTTP)          {api}/mcp   (stdio: agentmem mcp --key KEY)",
         f"  health / ready      {api}/healthz   {api}/readyz",
-        f"  Neo4j Browser       http://127.0.0.1:{settings.neo4j_http_port}/browser/",
+        f"  Neo4j Browser       http://localhost:{settings.neo4j_http_port}/browser/",
+        f"  analysts' guide     {guide_command(settings)}   (type it in Neo4j Browser)",
         f"  Bolt                {settings.neo4j_uri}  (user {settings.neo4j_user})",
         f"  S3 endpoint         http://{settings.s3_endpoint}  bucket {settings.s3_bucket}",
         f"  demo API key        {key}",

@@ -11,6 +11,7 @@ from typing import Any
 
 from app.demo import vocab as v
 from app.demo.context import PlanContext
+from app.demo.facts import AssetFacts, VariantFacts
 from app.demo.stages import APPROVAL_STATUS, ASSET_STATUS, VARIANT_STATUS, Stage
 from app.model.enums import (
     ApprovalStatus,
@@ -48,12 +49,14 @@ def format_for(asset_type: AssetType, platform: Platform) -> VariantFormat:
     return v.STILL_FORMATS[platform]
 
 
-def build_assets(ctx: PlanContext, *, spec: BlueprintSpec, blueprint_node_id: str) -> list[str]:
-    """Append the blueprint's assets; returns the ids of their variants."""
+def build_assets(
+    ctx: PlanContext, *, spec: BlueprintSpec, blueprint_node_id: str
+) -> tuple[AssetFacts, ...]:
+    """Append the blueprint's assets; returns them (the media asset first) with their variants."""
     bp = spec.blueprint
     second = AssetType.HASHTAG_PACK if bp.asset_type is AssetType.COPY else AssetType.CAPTION_PACK
     kinds = ((bp.asset_type, bp.task_class), (second, TaskClass.LLM_CREATOR))
-    variant_ids: list[str] = []
+    assets: list[AssetFacts] = []
     for number, (asset_type, task_class) in enumerate(kinds):
         made = ctx.at(day=0.6 + number * 0.1, spread=0.8)
         prompt_id = ctx.new_id()
@@ -100,8 +103,12 @@ def build_assets(ctx: PlanContext, *, spec: BlueprintSpec, blueprint_node_id: st
         ctx.link("GENERATED_ASSET", source=prompt_id, target=asset_id)
         for variant_id in ids:
             ctx.link("GENERATED_VARIANT", source=prompt_id, target=variant_id)
-        variant_ids += ids
-    return variant_ids
+        variants = tuple(
+            VariantFacts(variant_id, asset_id, platform)
+            for variant_id, platform in zip(ids, spec.platforms, strict=True)
+        )
+        assets.append(AssetFacts(asset_id, number == 0, made, variants))
+    return tuple(assets)
 
 
 def _asset_title(asset_type: AssetType, spec: BlueprintSpec) -> str:

@@ -1,10 +1,11 @@
 """The demo generator's Cypher: one UNWIND statement per label and per relationship kind.
 
 Labels, relationship types and datetime property names come from the graph model
-(app/model/nodes.py); every relationship kind must be declared there. Values, including
-client_id, travel only as parameters. Datetimes travel as ISO-8601 text and become Neo4j
-datetimes in the statement: the driver's own datetime packing costs ~0.2 ms a value in Python,
-most of the generator's time before this.
+(app/model/nodes.py); every relationship kind must be declared there, but for MemoryLinks, whose
+types are the MemoryRelations and whose ends are any records (app/domain/lessons/links.py).
+Values, including client_id, travel only as parameters. Datetimes travel as ISO-8601 text and
+become Neo4j datetimes in the statement: the driver's own datetime packing costs ~0.2 ms a value
+in Python, most of the generator's time before this.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any
 from neomodel import DateTimeProperty
 
 from app.demo.rows import NODE_LABELS, REL_KINDS, RelKind
+from app.domain.lessons.links import LINK_TYPES, RECORD_LABELS
 from app.graph.identifiers import cypher_label, cypher_rel_type
 from app.model import MODEL
 
@@ -63,15 +65,25 @@ RETURN count(n) AS created
 """
 
 
-def _create_relationships(kind: RelKind) -> str:
-    if (kind.source, kind.rel_type, kind.target) not in _declared():
+def _check(kind: RelKind) -> None:
+    if kind.link:
+        if kind.rel_type not in LINK_TYPES:
+            raise ValueError(f"{kind.rel_type} is no MemoryLink type; use one of {LINK_TYPES}")
+        if not {kind.source, kind.target} <= set(RECORD_LABELS):
+            raise ValueError(f"a MemoryLink joins records: {kind.source}, {kind.target}")
+    elif (kind.source, kind.rel_type, kind.target) not in _declared():
         raise ValueError(f"the model declares no {kind.source}-[{kind.rel_type}]->{kind.target}")
+
+
+def _create_relationships(kind: RelKind) -> str:
+    _check(kind)
+    props = "SET r = row.props, r.created_at = datetime(row.props.created_at)"
     return f"""
 UNWIND $rows AS row
 MATCH (a:{cypher_label(kind.source)} {{id: row.from_id, client_id: $client_id}})
 MATCH (b:{cypher_label(kind.target)} {{id: row.to_id, client_id: $client_id}})
 CREATE (a)-[r:{cypher_rel_type(kind.rel_type)}]->(b)
-{"SET r = row.props, r.created_at = datetime(row.props.created_at)" if kind.plan_edge else ""}
+{props if kind.props else ""}
 RETURN count(r) AS created
 """
 

@@ -1,13 +1,17 @@
 """Demo data generator: a realistic home-services client (plans, plan graphs, assets, variants,
 prompts, approvals, packages, runs, evidence, and the constraint documents whose versions the
-approved plans froze) for analysts, tests and benchmarks.
+approved plans froze) and its agent team's memory (the five agents, their episodes, engagement
+events, performance metrics, lessons and MemoryLinks) for analysts, tests and benchmarks.
 
 Rows are built in pure Python (app/demo/shapes.py and friends), deterministically from
-the seed. Each batch of plans is one write transaction of UNWIND statements, one per label and
-per relationship kind. A batch's S3 objects are stored (by a pool of 8 threads) before its
-transaction starts, so no node ever points at an object that is not there yet; they are stored
-while the previous batch's transaction runs. A failed run keeps the batches it committed. The
-constraint documents go with the first batch, before any snapshot that freezes their versions.
+the seed, in a thread while the previous batch's transaction runs. Each batch of plans is one
+write transaction of UNWIND statements, one per label and per relationship kind. A batch's S3
+objects are stored (by a pool of 8 threads) before its transaction starts, so no node ever
+points at an object that is not there yet; they are stored while the previous batch's
+transaction runs. A failed run keeps the batches it committed. The constraint documents and
+the agents go with the first batch, before any snapshot that freezes their versions or episode
+an agent ran. A plan's memory (memory.py) follows its plan in the same batch; its lessons may
+link to lessons of earlier plans, committed by then.
 """
 
 from __future__ import annotations
@@ -15,11 +19,16 @@ from __future__ import annotations
 import asyncio
 import time
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from functools import partial
 
 from app.artifacts.store import ArtifactStore, open_store
 from app.demo.cypher import CREATE_NODES, CREATE_RELATIONSHIPS, FIND_PLAN, wire_rows
-from app.demo.documents import EXISTING_VERSIONS, build_documents
+from app.demo.documents import EXISTING_VERSIONS, History, build_documents
+from app.demo.episodes import MemoryState, build_agents
+from app.demo.facts import PlanFacts
+from app.demo.memory import EXISTING_AGENTS, MemorySamples, build_memory
+from app.demo.memory_vocab import AGENTS, CREATOR
 from app.demo.progress import ProgressLine
 from app.demo.rows import NODE_LABELS, REL_KINDS, Rows, first_plan_id
 from app.demo.shapes import PlanSamples, build_plan
@@ -64,25 +73,23 @@ async def generate_demo(
     history = build_documents(
         documents, client_id=client_id, seed=seed, plans=plans, existing=versions
     )
+    found = await graph.read_plain(EXISTING_AGENTS, {"client_id": client_id, "names": [*AGENTS]})
+    agents = {row["name"]: row["id"] for row in found}
+    state = MemoryState(
+        build_agents(documents, client_id=client_id, seed=seed, plans=plans, existing=agents)
+    )
     principal = Principal(client_id=client_id, role=Role.ADMIN, key_id="demo-generator")
     tally = Tally(dict.fromkeys(NODE_LABELS, 0), bar=ProgressLine(total=plans, enabled=progress))
-    first: PlanSamples | None = None
+    builder = _Builder(client_id, bucket, seed, plans, history, state)
+    first: tuple[PlanFacts, MemorySamples] | None = None
     writing: asyncio.Task[None] | None = None
     with ThreadPoolExecutor(UPLOAD_WORKERS, thread_name_prefix="demo-s3") as pool:
         try:
             for start in range(0, plans, batch_plans):
                 rows, stop = documents if start == 0 else Rows(), min(plans, start + batch_plans)
-                for index in range(start, stop):
-                    sample = build_plan(
-                        rows,
-                        client_id=client_id,
-                        bucket=bucket,
-                        seed=seed,
-                        index=index,
-                        plans=plans,
-                        history=history,
-                    )
-                    first = first or sample
+                # In a thread, so that the previous batch's transaction goes on meanwhile.
+                built = await asyncio.to_thread(builder.batch, rows, range(start, stop))
+                first = first or built
                 if artifacts is not None:  # while the previous batch is being written
                     began = time.perf_counter()
                     await upload_all(pool, artifacts, principal=principal, items=rows.uploads)
@@ -98,11 +105,9 @@ async def generate_demo(
             if writing is not None and not writing.done():
                 writing.cancel()
     tally.bar.finish()
-    if first is None or first.published_variant_id is None:
-        raise RuntimeError("plan 0 must have published content")  # stages.py guarantees it
-    samples = DemoSamples(
-        first.plan_id, first.blueprint_node_id, first.package_id, first.published_variant_id
-    )
+    if first is None:
+        raise RuntimeError("no plan was built")
+    samples = _samples(*first)
     return DemoSummary(
         client_id=client_id,
         plans=plans,
@@ -113,6 +118,67 @@ async def generate_demo(
         uploads=tally.uploads,
         upload_seconds=tally.upload_seconds,
         graph_seconds=tally.graph_seconds,
+    )
+
+
+@dataclass(frozen=True)
+class _Builder:
+    """Builds the batches' rows, one batch after the other (the memory of a plan follows the
+    lessons of the plans before it)."""
+
+    client_id: str
+    bucket: str
+    seed: int
+    plans: int
+    history: History
+    state: MemoryState
+
+    def batch(self, rows: Rows, indexes: range) -> tuple[PlanFacts, MemorySamples] | None:
+        """Append the plans of `indexes` and their memory to `rows`; plan 0's facts and memory
+        samples when it is among them."""
+        first = None
+        for index in indexes:
+            plan = build_plan(
+                rows,
+                client_id=self.client_id,
+                bucket=self.bucket,
+                seed=self.seed,
+                index=index,
+                plans=self.plans,
+                history=self.history,
+            )
+            memory = build_memory(
+                rows,
+                plan=plan,
+                state=self.state,
+                client_id=self.client_id,
+                bucket=self.bucket,
+                seed=self.seed,
+            )
+            if index == 0:
+                first = (plan, memory)
+        return first
+
+
+def _samples(plan: PlanFacts, memory: MemorySamples) -> DemoSamples:
+    """Ids from plan 0, always complete or archived (stages.py), so it has published content,
+    a failed engagement event and a revised lesson (episodes.py)."""
+    ids = PlanSamples.of(plan)
+    if ids.published_variant_id is None or memory.lesson_id is None:
+        raise RuntimeError("plan 0 must have published content and lessons")
+    if memory.failed_event_id is None:
+        raise RuntimeError("plan 0 must have a failed engagement event")
+    published = plan.campaigns[0].blueprints[0].assets[0].variants[0]
+    return DemoSamples(
+        plan_id=ids.plan_id,
+        blueprint_node_id=ids.blueprint_node_id,
+        package_id=ids.package_id,
+        published_variant_id=ids.published_variant_id,
+        episode_id=memory.root_episode_id,
+        lesson_id=memory.lesson_id,
+        failed_event_id=memory.failed_event_id,
+        agent_name=CREATOR,
+        platform=published.platform.value,
     )
 
 

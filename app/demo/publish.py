@@ -11,6 +11,7 @@ from datetime import datetime, timedelta
 
 from app.demo import vocab as v
 from app.demo.context import PlanContext
+from app.demo.facts import RunFacts
 from app.demo.stages import PACKAGE_STATUS, RUN_STATUS, Stage
 from app.model.enums import EvidenceKind, Platform, PublishRunStatus
 
@@ -20,8 +21,9 @@ NAVY, GREEN, RED, WHITE = (20, 40, 90), (40, 160, 80), (200, 50, 40), (245, 245,
 
 def build_package(
     ctx: PlanContext, *, stage: Stage, variant_ids: list[str], platforms: list[Platform]
-) -> str:
-    """Append the campaign's package (and its run, if it ran); returns the package id."""
+) -> tuple[str, RunFacts | None]:
+    """Append the campaign's package (and its run, if it ran); returns the package id and
+    the run."""
     created = ctx.at(day=2.5, spread=0.4)
     scheduled = None if stage is Stage.PLANNED else ctx.at(day=3, spread=1.5)
     package_id = ctx.record(
@@ -37,15 +39,16 @@ def build_package(
     ctx.link("FOR_PLAN", source=package_id, target=ctx.plan_id)
     for variant_id in variant_ids:
         ctx.link("INCLUDES", source=package_id, target=variant_id)
+    run = None
     if stage in RUN_STATUS and scheduled is not None:
-        _run(
+        run = _run(
             ctx,
             package_id=package_id,
             status=RUN_STATUS[stage],
             platform=platforms[0],
             at=scheduled,
         )
-    return package_id
+    return package_id, run
 
 
 def _run(
@@ -55,7 +58,7 @@ def _run(
     status: PublishRunStatus,
     platform: Platform,
     at: datetime,
-) -> None:
+) -> RunFacts:
     started = at + timedelta(seconds=ctx.rng.randint(5, 300))
     finished = started + timedelta(seconds=ctx.rng.randint(20, 240))
     succeeded = status is PublishRunStatus.SUCCEEDED
@@ -112,6 +115,7 @@ def _run(
             content_type=content_type,
         )
         ctx.link("HAS_EVIDENCE", source=run_id, target=evidence_id)
+    return RunFacts(run_id, platform, status, started, finished, None if succeeded else outcome)
 
 
 def tiny_png(*, size: tuple[int, int], bands: tuple[tuple[int, int, int], ...], text: str) -> bytes:

@@ -20,21 +20,32 @@ from app.model import MODEL
 
 @dataclass(frozen=True)
 class RelKind:
-    """One relationship kind the generator writes: (source label)-[type]->(target label)."""
+    """One relationship kind the generator writes: (source label)-[type]->(target label).
+
+    `props`: its rows carry `props`, the relationship's properties (a created_at among them):
+    plan edges (edge_id, plan_id, client_id), an episode's READ and WROTE (role) and MemoryLinks.
+    `link`: a MemoryLink (app/domain/lessons/links.py), a relationship between any two records
+    whose type is a MemoryRelation upper-cased; the model declares none of them.
+    """
 
     source: str
     rel_type: str
     target: str
-    plan_edge: bool = False
+    props: bool = False
+    link: bool = False
+
+    def __post_init__(self) -> None:
+        if self.link and not self.props:
+            raise ValueError("a MemoryLink carries its properties")
 
 
 REL_KINDS: dict[str, RelKind] = {
     "HAS_NODE": RelKind("Plan", "HAS_NODE", "PlanNode"),
     "CONSTRAINED_BY": RelKind("Plan", "CONSTRAINED_BY", "ConstraintsSnapshot"),
-    "DEPENDS_ON": RelKind("PlanNode", "DEPENDS_ON", "PlanNode", plan_edge=True),
-    "PRODUCES": RelKind("PlanNode", "PRODUCES", "PlanNode", plan_edge=True),
-    "REQUIRES_APPROVAL": RelKind("PlanNode", "REQUIRES_APPROVAL", "PlanNode", plan_edge=True),
-    "SCHEDULED_FOR": RelKind("PlanNode", "SCHEDULED_FOR", "PlanNode", plan_edge=True),
+    "DEPENDS_ON": RelKind("PlanNode", "DEPENDS_ON", "PlanNode", props=True),
+    "PRODUCES": RelKind("PlanNode", "PRODUCES", "PlanNode", props=True),
+    "REQUIRES_APPROVAL": RelKind("PlanNode", "REQUIRES_APPROVAL", "PlanNode", props=True),
+    "SCHEDULED_FOR": RelKind("PlanNode", "SCHEDULED_FOR", "PlanNode", props=True),
     "FROM_BLUEPRINT": RelKind("Asset", "FROM_BLUEPRINT", "PlanNode"),
     "HAS_VARIANT": RelKind("Asset", "HAS_VARIANT", "AssetVariant"),
     "GENERATED_ASSET": RelKind("PromptArtifact", "GENERATED", "Asset"),
@@ -49,6 +60,28 @@ REL_KINDS: dict[str, RelKind] = {
     "HAS_FACT": RelKind("ConstraintDocument", "HAS_FACT", "KnowledgeFact"),
     "INTRODUCED": RelKind("ConstraintVersion", "INTRODUCED", "KnowledgeFact"),
     "FREEZES": RelKind("ConstraintsSnapshot", "FREEZES", "ConstraintVersion"),
+    # Agent memory (memory.py, lessons.py): episodes, what they read and wrote, engagement,
+    # metrics, lessons and the MemoryLinks between them.
+    "RAN": RelKind("Agent", "RAN", "AgentEpisode"),
+    "SPAWNED": RelKind("AgentEpisode", "SPAWNED", "AgentEpisode"),
+    "READ_PLAN_NODE": RelKind("AgentEpisode", "READ", "PlanNode", props=True),
+    "READ_ASSET": RelKind("AgentEpisode", "READ", "Asset", props=True),
+    "READ_LESSON": RelKind("AgentEpisode", "READ", "Lesson", props=True),
+    "WROTE_PLAN_NODE": RelKind("AgentEpisode", "WROTE", "PlanNode", props=True),
+    "WROTE_ASSET": RelKind("AgentEpisode", "WROTE", "Asset", props=True),
+    "WROTE_EVENT": RelKind("AgentEpisode", "WROTE", "EngagementEvent", props=True),
+    "WROTE_LESSON": RelKind("AgentEpisode", "WROTE", "Lesson", props=True),
+    "CONCERNS_VARIANT": RelKind("EngagementEvent", "CONCERNS", "AssetVariant"),
+    "CONCERNS_RUN": RelKind("EngagementEvent", "CONCERNS", "PublishRun"),
+    "MEASURES": RelKind("PerformanceMetric", "MEASURES", "AssetVariant"),
+    "EVIDENCED_BY_METRIC": RelKind("Lesson", "EVIDENCED_BY", "PerformanceMetric"),
+    "EVIDENCED_BY_EPISODE": RelKind("Lesson", "EVIDENCED_BY", "AgentEpisode"),
+    "SUPERSEDES": RelKind("Lesson", "SUPERSEDES", "Lesson"),
+    "CAUSED": RelKind("AgentEpisode", "CAUSED", "EngagementEvent", props=True, link=True),
+    "DERIVED_FROM": RelKind("Lesson", "DERIVED_FROM", "AgentEpisode", props=True, link=True),
+    "SUPPORTS": RelKind("Lesson", "SUPPORTS", "Lesson", props=True, link=True),
+    "CONTRADICTS": RelKind("Lesson", "CONTRADICTS", "Lesson", props=True, link=True),
+    "VALIDATES": RelKind("Asset", "VALIDATES", "Lesson", props=True, link=True),
 }
 # The labels the generator writes: those its relationship kinds connect, in the model's order
 # (every node of a batch is written before its relationships).
@@ -92,6 +125,15 @@ def seeded_uuid(rng: random.Random) -> str:
 def plan_rngs(*, client_id: str, seed: int, index: int) -> tuple[random.Random, random.Random]:
     """(ids, content) generators of one plan."""
     return random.Random(f"{client_id}:{seed}:{index}"), random.Random(f"{seed}:{index}")
+
+
+def memory_rngs(*, client_id: str, seed: int, index: int) -> tuple[random.Random, random.Random]:
+    """(ids, content) generators of one plan's agent memory (memory.py), apart from the plan's
+    own: adding the memory changed no id or text of the content."""
+    return (
+        random.Random(f"{client_id}:{seed}:{index}:memory"),
+        random.Random(f"{seed}:{index}:memory"),
+    )
 
 
 def first_plan_id(*, client_id: str, seed: int) -> str:

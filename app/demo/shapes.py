@@ -16,6 +16,7 @@ from app.demo import vocab as v
 from app.demo.assets import BlueprintSpec, build_assets, format_for
 from app.demo.context import PlanContext, week_start
 from app.demo.documents import History
+from app.demo.facts import BlueprintFacts, CampaignFacts, PlanFacts
 from app.demo.publish import build_package
 from app.demo.rows import Rows
 from app.demo.stages import Stage, node_status, objective_status, plan_status
@@ -30,6 +31,14 @@ class PlanSamples:
     package_id: str
     published_variant_id: str | None
 
+    @staticmethod
+    def of(plan: PlanFacts) -> PlanSamples:
+        """Ids from the plan's first campaign."""
+        first = plan.campaigns[0]
+        blueprint = first.blueprints[0]
+        published = blueprint.assets[0].variants[0].id if first.stage is Stage.PUBLISHED else None
+        return PlanSamples(plan.plan_id, blueprint.node_id, first.package_id, published)
+
 
 def build_plan(
     rows: Rows,
@@ -40,9 +49,9 @@ def build_plan(
     index: int,
     plans: int,
     history: History,
-) -> PlanSamples:
+) -> PlanFacts:
     """Append plan `index` of `plans` to `rows` (an approved one freezing the versions of
-    `history` current at its approval); returns ids from its first campaign."""
+    `history` current at its approval); returns what its agent memory needs of it."""
     start = week_start(index=index, plans=plans)
     ctx = PlanContext(client_id, bucket, seed, index, start, rows)
     status = plan_status(rng=ctx.rng, index=index, plans=plans)
@@ -78,7 +87,7 @@ def build_plan(
         summary=f"Weekly objective: {line.kpi.replace('_', ' ')} from {line.audience}.",
         status=objective_status(stages).value,
     )
-    samples = [
+    campaigns = tuple(
         _campaign(
             ctx,
             objective=objective,
@@ -92,8 +101,8 @@ def build_plan(
         for number, (stage, tag) in enumerate(
             zip(stages, (ObjectiveTag.LEADGEN, second_tag), strict=True)
         )
-    ]
-    return samples[0]
+    )
+    return PlanFacts(index, ctx.plan_id, start, created, status, line, objective, campaigns)
 
 
 def _campaign(
@@ -106,7 +115,7 @@ def _campaign(
     line: v.ServiceLine,
     offer: str,
     platforms: list[Platform],
-) -> PlanSamples:
+) -> CampaignFacts:
     title = f"{line.name}: {offer}" if number == 0 else f"{line.name}: Ask the Expert"
     budget = ctx.rng.randint(3, 30) * 50
     campaign = ctx.plan_node(
@@ -133,7 +142,7 @@ def _campaign(
     )
     ctx.edge("DEPENDS_ON", source=job, target=gate)
     variant_ids: list[str] = []
-    blueprints: list[str] = []
+    blueprints: list[BlueprintFacts] = []
     used: set[Platform] = set()
     for position, blueprint in enumerate(ctx.rng.sample(v.BLUEPRINTS, 3)):
         allowed = [p for p in blueprint.platforms if p in platforms]
@@ -149,13 +158,14 @@ def _campaign(
             position=(number, position),
         )
         node_id = _blueprint(ctx, spec=spec, campaign=campaign, gate=gate, job=job)
-        blueprints.append(node_id)
         used.update(spec.platforms)
-        variant_ids += build_assets(ctx, spec=spec, blueprint_node_id=node_id)
+        assets = build_assets(ctx, spec=spec, blueprint_node_id=node_id)
+        variant_ids += [variant.id for asset in assets for variant in asset.variants]
+        facts = BlueprintFacts(node_id, blueprint, spec.cta_style, spec.keyword, spec.hook, assets)
+        blueprints.append(facts)
     targets = [p for p in platforms if p in used]
-    package = build_package(ctx, stage=stage, variant_ids=variant_ids, platforms=targets)
-    published = variant_ids[0] if stage is Stage.PUBLISHED else None
-    return PlanSamples(ctx.plan_id, blueprints[0], package, published)
+    package, run = build_package(ctx, stage=stage, variant_ids=variant_ids, platforms=targets)
+    return CampaignFacts(campaign, job, stage, tuple(blueprints), package, run)
 
 
 def _blueprint(ctx: PlanContext, *, spec: BlueprintSpec, campaign: str, gate: str, job: str) -> str:

@@ -10,12 +10,32 @@ from app.demo.rows import Rows
 
 @dataclass(frozen=True)
 class DemoSamples:
-    """Ids from plan 0 (always complete or archived) for tests and benchmarks."""
+    """Ids from plan 0 (always complete or archived) for tests and benchmarks: its plan, first
+    blueprint node, package and published variant; the planner's episode (it spawned others);
+    a lesson with CONTRADICTS links (superseded); a failed engagement event with a CAUSED link;
+    and an agent and platform (a value of Platform) lessonsFromAgentOnPlatform finds lessons of.
+    """
 
     plan_id: str
     blueprint_node_id: str
     package_id: str
     published_variant_id: str
+    episode_id: str
+    lesson_id: str
+    failed_event_id: str
+    agent_name: str
+    platform: str
+
+    def lines(self) -> list[str]:
+        """The samples as the demo command prints them."""
+        return [
+            f"samples: plan {self.plan_id}, blueprint node {self.blueprint_node_id}, "
+            f"package {self.package_id}, published variant {self.published_variant_id}",
+            f"         episode {self.episode_id} (spawned others), lesson {self.lesson_id} "
+            "(contradicted)",
+            f"         failed engagement event {self.failed_event_id} (with a CAUSED link), "
+            f"lessons from agent {self.agent_name} on platform {self.platform}",
+        ]
 
 
 @dataclass

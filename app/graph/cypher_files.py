@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 CYPHER_DIR = Path(__file__).resolve().parents[2] / "cypher"
 MIGRATION_NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.cypher$")
@@ -55,3 +57,12 @@ def named_query(name: str) -> str:
     if not re.fullmatch(r"[a-z0-9_]+", name):
         raise ValueError(f"bad query name {name!r}")
     return (CYPHER_DIR / "queries" / f"{name}.cypher").read_text(encoding="utf-8")
+
+
+def api_params(params: Mapping[str, Any]) -> dict[str, Any]:
+    """`params` for running a query file as the API does: with `graph` false. The graph-shaped
+    files end with a `graph` column listing the records they found as node values, for Neo4j
+    Browser to draw (analysts set `:param graph => true`); the API reads only the map columns,
+    and with `graph` false that column is null and costs nothing (nodes would carry their
+    embeddings)."""
+    return {**params, "graph": False}

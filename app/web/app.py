@@ -31,6 +31,7 @@ from app.runtime.job_metrics import start_job_metrics, stop_job_metrics
 from app.runtime.running import running_services
 from app.runtime.telemetry import start_tracing, stop_tracing
 from app.settings import LOOPBACK_HOSTS, Settings
+from app.web.analyst import OpenToBrowser, analyst_routes
 from app.web.auth import RequireApiKey
 from app.web.console import console_routes
 from app.web.metrics import RequestMetrics, metrics
@@ -75,10 +76,12 @@ def create_app(
     *,
     span_exporter: SpanExporter | None = None,
     graphiql_key: str | None = None,
+    guide_client: str | None = None,
 ) -> Starlette:
     """`span_exporter`: where spans go instead of OTLP, when tracing is on (the tests').
     `graphiql_key`: sent by GraphiQL's page (app/api/edge/graphiql_page.py), on a loopback
-    address only."""
+    address only. `guide_client`: the client (by name) whose ids fill the Neo4j Browser guide
+    (app/web/analyst.py)."""
     ide_assets = local_assets(settings)
     tracing = start_tracing(settings, span_exporter)
     # Built before serving, so that a storage URI `limits` cannot use stops start-up.
@@ -139,6 +142,7 @@ def create_app(
         WebSocketRoute("/{path:path}", no_websocket_here),
         Route("/mcp", McpEndpoint(), methods=["GET", "POST", "DELETE"]),
         *console_routes(),  # the web console: its page asks for the key
+        *analyst_routes(),  # Neo4j Browser's guide and style
     ]
     if ide_assets is not None:
         routes.append(Mount(LOCAL_PREFIX.rstrip("/"), app=StaticFiles(directory=ide_assets)))
@@ -164,4 +168,6 @@ def create_app(
             expose_headers=["x-request-id", "retry-after"],
             allow_credentials=False,
         )
+    app.add_middleware(OpenToBrowser)
+    app.state.guide_client = guide_client
     return app

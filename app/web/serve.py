@@ -25,11 +25,14 @@ def server_config(app: ASGIApp, settings: Settings, **options: Any) -> uvicorn.C
     return uvicorn.Config(app, http=http, ws="websockets-sansio", **options)
 
 
-def serve(settings: Settings, *, graphiql_key: str | None = None) -> None:
-    """`graphiql_key`: the key GraphiQL's page sends for a local user (`up` alone gives one)."""
+def serve(
+    settings: Settings, *, graphiql_key: str | None = None, guide_client: str | None = None
+) -> None:
+    """`graphiql_key`: the key GraphiQL's page sends for a local user, `guide_client` the client
+    whose ids fill the Neo4j Browser guide (`up` alone gives them)."""
     configure_logging(settings.log_level)
     config = server_config(
-        create_app(settings, graphiql_key=graphiql_key),
+        create_app(settings, graphiql_key=graphiql_key, guide_client=guide_client),
         settings,
         host=settings.api_host,
         port=settings.api_port,

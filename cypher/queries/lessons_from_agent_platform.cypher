@@ -6,7 +6,9 @@
 // with the episodes they were derived from (and the assets those touched there) and all their
 // evidence; `total` counts every lesson found.
 // Neo4j Browser: :param client_id => '<client uuid>'; :param agent_name => 'creator';
-//   :param platform => 'ig'; :param first => 50
+//   :param platform => 'ig'; :param first => 50; :param graph => true
+// `graph` (when $graph): the agent and every record of the lessons returned, as nodes, for
+// Neo4j Browser to draw; the API sets $graph false and reads the other columns.
 CYPHER 25
 OPTIONAL MATCH (agent:Agent {client_id: $client_id, name: $agent_name})
 CALL (agent) {
@@ -31,18 +33,34 @@ CALL (agent) {
 CALL (ranked) {
   UNWIND ranked[..$first] AS found
   WITH found.lesson AS lesson, found.derived AS derived, found.effective AS effective
-  RETURN collect(lesson {.*,
-    effective_confidence: effective,
-    derived_from: [d IN derived | {episode: properties(d.episode), via: d.via,
-                                   assets: [a IN d.assets | properties(a)]}],
-    evidence_metrics: COLLECT {
+  RETURN collect({
+    lesson: lesson, derived: derived, effective: effective,
+    metrics: COLLECT {
       MATCH (lesson)-[:EVIDENCED_BY]->(m:PerformanceMetric) WHERE m.client_id = $client_id
-      RETURN m {.*}
+      RETURN m
     },
-    evidence_episodes: COLLECT {
+    episodes: COLLECT {
       MATCH (lesson)-[:EVIDENCED_BY]->(e:AgentEpisode) WHERE e.client_id = $client_id
-      RETURN e {.*}
+      RETURN e
     }
-  }) AS lessons
+  }) AS top
 }
-RETURN agent {.*} AS agent, size(ranked) AS total, lessons
+RETURN
+  agent {.*} AS agent,
+  size(ranked) AS total,
+  COLLECT {
+    UNWIND top AS found
+    WITH found.lesson AS lesson, found.derived AS derived, found.effective AS effective,
+         found.metrics AS metrics, found.episodes AS episodes
+    RETURN lesson {.*,
+      effective_confidence: effective,
+      derived_from: [d IN derived | {episode: properties(d.episode), via: d.via,
+                                     assets: [a IN d.assets | properties(a)]}],
+      evidence_metrics: [m IN metrics | m {.*}],
+      evidence_episodes: [e IN episodes | e {.*}]
+    }
+  } AS lessons,
+  CASE WHEN $graph THEN coll.distinct([x IN
+    [agent] + coll.flatten([found IN top | [found.lesson] + found.metrics + found.episodes
+      + coll.flatten([d IN found.derived | [d.episode] + d.assets])])
+    WHERE x IS NOT NULL]) END AS graph

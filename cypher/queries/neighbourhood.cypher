@@ -6,7 +6,9 @@
 // Neo4j Browser: :param client_id => '<client uuid>'; :param id => '<record id>';
 //   :param hops => 2; :param relations => ['SUPPORTS', 'CONTRADICTS', 'CAUSED', 'DERIVED_FROM',
 //   'VALIDATES', 'REPLY_TO', 'REFERENCE', 'FOLLOW_UP']; :param labels => null;
-//   :param first => 100
+//   :param first => 100; :param graph => true
+// `graph` (when $graph): the start and the records found, as nodes, for Neo4j Browser to draw
+// (it draws the links among them itself); the API sets $graph false and reads the other columns.
 CYPHER 25
 MATCH (start:Plan|PlanNode|ConstraintsSnapshot|Asset|AssetVariant|PromptArtifact|ApprovalRecord|PublishPackage|PublishRun|EvidenceArtifact|ConversationThread|ConversationEvent|ThreadSummary|EngagementEvent|PerformanceMetric|Agent|AgentEpisode|Lesson|ClientSnapshot {id: $id})
 WHERE start.client_id = $client_id
@@ -37,4 +39,5 @@ RETURN
     WHERE r.client_id = $client_id AND type(r) IN $relations AND b IN nodes
     RETURN {link_id: r.link_id, relation: type(r), author: r.author, created_at: r.created_at,
             note: r.note, metadata: r.metadata, from_id: a.id, to_id: b.id}
-  } AS links
+  } AS links,
+  CASE WHEN $graph THEN nodes END AS graph

@@ -2,8 +2,11 @@
 // variant -> asset -> blueprint node -> ... -> objective -> plan -> constraints snapshot ->
 // the document versions it froze, with the prompts that generated it and the approvals. One
 // query; values are parameters.
-// Neo4j Browser: :param client_id => '<client uuid>'; :param id => '<asset|variant|package id>'
+// Neo4j Browser: :param client_id => '<client uuid>'; :param id => '<asset|variant|package id>';
+//   :param graph => true
 // `embedding: null`: the search embedding (384 numbers) of searchable records is not lineage.
+// `graph` (when $graph): every record found, as nodes, for Neo4j Browser to draw; the API
+// sets $graph false and reads the other columns.
 CYPHER 25
 MATCH (start {id: $id, client_id: $client_id})
 WHERE start:AssetVariant OR start:Asset OR start:PublishPackage
@@ -46,6 +49,28 @@ WITH start, variants, assets, blueprints, ancestors,
      CASE WHEN package_only
        THEN COLLECT { MATCH (start)-[:FOR_PLAN]->(p:Plan {client_id: $client_id}) RETURN p }
        ELSE plans END AS plans
+WITH start, variants, assets, blueprints, ancestors, plans,
+     COLLECT {
+       UNWIND plans AS p
+       MATCH (p)-[:CONSTRAINED_BY]->(s:ConstraintsSnapshot {client_id: $client_id}) RETURN s
+     } AS snapshots
+WITH start, variants, assets, blueprints, ancestors, plans, snapshots,
+     COLLECT {
+       UNWIND snapshots AS s
+       MATCH (s)-[:FREEZES]->(frozen:ConstraintVersion {client_id: $client_id})
+       WITH DISTINCT frozen ORDER BY frozen.kind, frozen.version
+       RETURN frozen
+     } AS constraints,
+     COLLECT {
+       UNWIND assets + variants AS target
+       MATCH (pr:PromptArtifact {client_id: $client_id})-[:GENERATED]->(target)
+       RETURN DISTINCT pr
+     } AS prompts,
+     COLLECT {
+       UNWIND assets + variants AS target
+       MATCH (ap:ApprovalRecord {client_id: $client_id})-[:APPROVES]->(target)
+       RETURN DISTINCT ap
+     } AS approvals
 RETURN
   start {.*, label: labels(start)[0], embedding: null} AS start,
   [v IN variants | v {.*}] AS variants,
@@ -53,24 +78,10 @@ RETURN
   [b IN blueprints | b {.*, embedding: null}] AS blueprints,
   [x IN ancestors | x {.*, embedding: null}] AS ancestors,
   [p IN plans | p {.*, embedding: null}] AS plans,
-  COLLECT {
-    UNWIND plans AS p
-    MATCH (p)-[:CONSTRAINED_BY]->(s:ConstraintsSnapshot {client_id: $client_id}) RETURN s {.*}
-  } AS snapshots,
-  COLLECT {
-    UNWIND plans AS p
-    MATCH (p)-[:CONSTRAINED_BY]->(:ConstraintsSnapshot {client_id: $client_id})
-          -[:FREEZES]->(frozen:ConstraintVersion {client_id: $client_id})
-    WITH DISTINCT frozen ORDER BY frozen.kind, frozen.version
-    RETURN frozen {.*}
-  } AS constraints,
-  COLLECT {
-    UNWIND assets + variants AS target
-    MATCH (pr:PromptArtifact {client_id: $client_id})-[:GENERATED]->(target)
-    RETURN DISTINCT pr {.*}
-  } AS prompts,
-  COLLECT {
-    UNWIND assets + variants AS target
-    MATCH (ap:ApprovalRecord {client_id: $client_id})-[:APPROVES]->(target)
-    RETURN DISTINCT ap {.*}
-  } AS approvals
+  [s IN snapshots | s {.*}] AS snapshots,
+  [frozen IN constraints | frozen {.*}] AS constraints,
+  [pr IN prompts | pr {.*}] AS prompts,
+  [ap IN approvals | ap {.*}] AS approvals,
+  CASE WHEN $graph THEN coll.distinct(
+    [start] + variants + assets + blueprints + ancestors + plans + snapshots + constraints
+    + prompts + approvals) END AS graph

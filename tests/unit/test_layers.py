@@ -36,6 +36,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("app.api",),
     # Other doors to the same schema: MCP (tools and resources run as GraphQL root fields).
     ("app.mcp",),
+    # Analysts' door: the Neo4j Browser guide and style, made from cypher/queries/ and the model.
+    ("app.analyst",),
     # The Starlette app, middleware, key check, readiness, uvicorn.
     ("app.web",),
     # Tools beside the service.

@@ -13,7 +13,7 @@ from app.api.types.agents import Agent, AgentEpisode
 from app.domain import agents, episodes
 from app.domain.kernel.errors import NotFound, ValidationFailed
 from app.domain.kernel.ids import check_id
-from app.graph.cypher_files import named_query
+from app.graph.cypher_files import api_params, named_query
 from app.graph.values import plain
 
 MAX_TREE_DEPTH = 32  # the literal upper bound in cypher/queries/episode_tree.cypher
@@ -21,7 +21,7 @@ MAX_TREE_DEPTH = 32  # the literal upper bound in cypher/queries/episode_tree.cy
 
 async def run_named(info: Info, name: str, record_id: str, **params: int) -> dict:
     scope = {"id": check_id(record_id), "client_id": info.context.caller().client_id}
-    rows = await info.context.graph.read(named_query(name), scope | params)
+    rows = await info.context.graph.read(named_query(name), api_params(scope | params))
     if not rows:
         raise NotFound(f"no agent episode with id {record_id}", id=record_id)
     return dict(plain(rows[0]))

@@ -17,7 +17,7 @@ from app.domain.kernel.errors import NotFound, ValidationFailed
 from app.domain.kernel.field_rules import check_text
 from app.domain.kernel.ids import check_id
 from app.domain.lessons import lesson_record
-from app.graph.cypher_files import named_query
+from app.graph.cypher_files import api_params, named_query
 from app.graph.values import plain
 from app.model.enums import Platform
 
@@ -25,7 +25,7 @@ MAX_LESSONS = 500
 
 
 async def _run(info: Info, name: str, params: dict[str, Any], what: str) -> dict[str, Any]:
-    scoped = params | {"client_id": info.context.caller().client_id}
+    scoped = api_params(params | {"client_id": info.context.caller().client_id})
     rows = await info.context.graph.read(named_query(name), scoped)
     if not rows:
         raise NotFound(f"no {what}", id=params.get("id"))

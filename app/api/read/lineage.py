@@ -18,7 +18,7 @@ from app.api.types.plans import ConstraintsSnapshot, Plan, PlanNode
 from app.api.types.publishing import EvidenceArtifact, PublishPackage, PublishRun
 from app.domain.kernel.errors import NotFound
 from app.domain.kernel.ids import check_id
-from app.graph.cypher_files import named_query
+from app.graph.cypher_files import api_params, named_query
 
 T = TypeVar("T")
 Build = Callable[[dict[str, Any]], Any]
@@ -36,7 +36,7 @@ async def _run(
     info: Info, name: str, record_id: str, build: Callable[[dict[str, Any]], T], id_argument: str
 ) -> T:
     query = named_query(name)
-    params = {"id": check_id(record_id), "client_id": info.context.caller().client_id}
+    params = api_params({"id": check_id(record_id), "client_id": info.context.caller().client_id})
     rows = await info.context.graph.read_plain(query, params)
     if not rows:
         raise NotFound(f"no record with id {record_id} for {name}", id=record_id)

@@ -1,5 +1,6 @@
 """Reading constraint documents: a diff of two versions, and the versions a plan works under
-(frozen by its approval, or the current ones before it is approved)."""
+(frozen by its approval, or the current ones before it is approved;
+cypher/queries/constraints_in_force.cypher)."""
 
 from __future__ import annotations
 
@@ -13,25 +14,13 @@ from app.domain.constraints.diff import Change, diff_contents
 from app.domain.kernel.errors import NotFound, ValidationFailed
 from app.domain.kernel.ids import check_id
 from app.domain.kernel.principal import Principal
+from app.graph.cypher_files import api_params, named_query
 from app.graph.executor import GraphExecutor
 
 TWO_VERSIONS = """
 MATCH (v:ConstraintVersion {client_id: $client_id, document_id: $id})
 WHERE v.version IN [$from_version, $to_version]
 RETURN v {.*} AS version
-"""
-IN_FORCE = """
-MATCH (p:Plan {id: $id, client_id: $client_id})
-OPTIONAL MATCH (p)-[:CONSTRAINED_BY]->(s:ConstraintsSnapshot {client_id: $client_id})
-RETURN p.status AS status, s {.*} AS snapshot,
-  CASE WHEN s IS NULL
-    THEN COLLECT {
-      MATCH (:ConstraintDocument {client_id: $client_id})-[:CURRENT_VERSION]->(v)
-      RETURN v {.*} ORDER BY v.kind }
-    ELSE COLLECT {
-      MATCH (s)-[:FREEZES]->(v:ConstraintVersion {client_id: $client_id})
-      RETURN v {.*} ORDER BY v.kind }
-  END AS versions
 """
 
 
@@ -86,7 +75,7 @@ async def constraints_in_force(
     graph: GraphExecutor, *, principal: Principal, plan_id: str
 ) -> InForce:
     params = {"id": check_id(plan_id, field="planId"), "client_id": principal.client_id}
-    rows = await graph.read_plain(IN_FORCE, params)
+    rows = await graph.read_plain(named_query("constraints_in_force"), api_params(params))
     if not rows:
         raise NotFound(f"no plan with id {plan_id}", id=plan_id)
     row = rows[0]

@@ -22,7 +22,7 @@ from app.domain.kernel.ids import check_id, new_id
 from app.domain.kernel.principal import Principal
 from app.domain.kernel.records import missing
 from app.graph.change_feed import Changed, note_all
-from app.graph.cypher_files import named_query
+from app.graph.cypher_files import api_params, named_query
 from app.graph.executor import GraphExecutor, Tx
 from app.graph.fragments import lock
 from app.graph.identifiers import cypher_label, cypher_rel_type
@@ -267,11 +267,13 @@ def neighbourhood_params(
         raise ValidationFailed(f"hops must be from 1 to {MAX_HOPS}", field="hops")
     if not 1 <= first <= MAX_NEIGHBOURS:
         raise ValidationFailed(f"first must be from 1 to {MAX_NEIGHBOURS}", field="first")
-    return {
-        "id": check_id(record_id),
-        "client_id": principal.client_id,
-        "hops": hops,
-        "relations": rel_types(relations),
-        "labels": check_labels(labels),
-        "first": first,
-    }
+    return api_params(
+        {
+            "id": check_id(record_id),
+            "client_id": principal.client_id,
+            "hops": hops,
+            "relations": rel_types(relations),
+            "labels": check_labels(labels),
+            "first": first,
+        }
+    )
