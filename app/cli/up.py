@@ -11,7 +11,7 @@ from app.settings import Settings
 from app.web.analyst import GUIDE_PATH
 
 DEMO_CLIENT = "demo"
-DEMO_PLANS = 20  # a few seconds: enough for every slide of the Browser guide to show real data
+DEMO_PLANS = 20  # ~10-20 s here: enough for every slide of the Browser guide to show real data
 
 
 async def demo_key(settings: Settings) -> str:

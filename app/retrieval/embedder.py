@@ -127,7 +127,11 @@ class Embedder:
         return self._model is not None
 
     def embed_sync(self, texts: list[str]) -> list[list[float]]:
-        vectors = self._load().encode(texts, batch_size=ENCODE_BATCH, normalize_embeddings=True)
+        # No progress bar: sentence-transformers draws one per call when logging is at INFO,
+        # which floods `up`'s terminal while the worker embeds.
+        vectors = self._load().encode(
+            texts, batch_size=ENCODE_BATCH, normalize_embeddings=True, show_progress_bar=False
+        )
         return [list(map(float, vector)) for vector in vectors]
 
     async def embed(self, texts: list[str], *, scope: str = "") -> list[list[float]]:
