@@ -11,6 +11,7 @@ import pytest
 from neo4j.graph import Node
 
 from app.graph.cypher_files import api_params, named_query
+from app.model.search_index import INDEX_PROPERTIES, is_hidden_property
 from tests.integration.conftest import Caller
 from tests.integration.seed_graph import seed_graph
 
@@ -48,6 +49,20 @@ def run_file(session: Any, name: str, params: dict[str, Any]) -> dict[str, Any]:
     assert len(rows) == 1, name
     assert rows[0].keys()[-1] == "graph", name
     return dict(rows[0].items())
+
+
+def without_worker_fields(value: Any) -> Any:
+    """The columns without what the embedding worker writes meanwhile (its claim, vectors,
+    embedded_at): the API's own worker may index the seeded records between the two reads."""
+    if isinstance(value, dict):
+        return {
+            k: without_worker_fields(v)
+            for k, v in value.items()
+            if k not in INDEX_PROPERTIES and not is_hidden_property(k)
+        }
+    if isinstance(value, list):
+        return [without_worker_fields(v) for v in value]
+    return value
 
 
 def map_ids(value: Any) -> set[str]:
@@ -88,7 +103,8 @@ def test_graph_holds_the_nodes_of_the_map_columns(
     api = run_file(neo4j_session, name, api_params(params))
     assert api.pop("graph") is None
     graph = browser.pop("graph")
-    assert browser == api  # the map columns do not depend on $graph
+    # the map columns do not depend on $graph
+    assert without_worker_fields(browser) == without_worker_fields(api)
     assert graph and all(isinstance(node, Node) for node in graph)
     ids = [node["id"] for node in graph]
     assert len(ids) == len(set(ids))  # each record once
