@@ -35,6 +35,8 @@ from bench._common import RESULTS, free_port, machine, serve_api, versions  # no
 from bench.locomo_data import Conversation, load  # noqa: E402
 from bench.locomo_ingest import gql, ingest_notes, ingest_turns, wait_indexed  # noqa: E402
 from bench.locomo_metric import Retrieved, Scored, by_category, dia_ids, recall_at  # noqa: E402
+from bench.mem0_peer import measure_mem0  # noqa: E402
+from bench.mem0_peer import table as mem0_table  # noqa: E402
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "bench" / "locomo-dev.json"
 MODES = ("VECTOR", "KEYWORD", "HYBRID")
@@ -45,9 +47,9 @@ CONFIGS = {
 SEARCH = """query($input: SearchInput!) { search(input: $input) { embedMs searchMs
   hits { record { __typename ... on ConversationEvent { externalRef }
                   ... on MemoryRecord { content } } } } }"""
-# Measured by the README of ../shared/bench on the same file (turns only, categories 1-4).
+# Measured by the README of ../shared/bench on the same file (turns only, categories 1-4);
+# Mem0 is measured in the run itself (bench/mem0_peer.py).
 PEERS = {
-    "mem0 2.2.1 hybrid (MiniLM + BM25)": {"r@5": 0.512, "r@10": 0.610, "r@25": 0.687},
     "exact MiniLM cosine": {"r@5": 0.353, "r@10": 0.460, "r@25": 0.595},
     "BM25 (rank_bm25)": {"r@5": 0.423, "r@10": 0.508, "r@25": 0.613},
     "paper DRAGON dialog (all categories)": {"r@5": 0.567, "r@10": 0.662, "r@25": 0.767},
@@ -137,6 +139,21 @@ def table(figures: dict[str, dict[str, dict[str, dict[str, float | int]]]], ks: 
                 print(f"{mode.lower():<9}{group:<9}{row['questions']:>5}{cells}")
 
 
+def versus(
+    ours: dict[str, float | int], latency: dict[str, dict[str, float]], mem0: dict[str, Any]
+) -> None:
+    """Our hybrid search (turns only) against each Mem0 set-up: recall@10 and search p50."""
+    print("\nturns only, hybrid vs Mem0: recall@10, search p50 (ours: server / round trip)")
+    for setup, theirs in mem0["setups"].items():
+        p50 = theirs["search_latency"]["p50_ms"]
+        server, round_trip = latency["server"]["p50_ms"], latency["round_trip"]["p50_ms"]
+        print(
+            f"  {setup:<18} r@10 {ours['r@10']:.3f} vs {theirs['recall']['overall']['r@10']:.3f};"
+            f" p50 {server:.1f} / {round_trip:.1f} ms vs {p50:.1f} ms"
+            f" ({p50 / server:.1f}x / {p50 / round_trip:.1f}x faster)"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
@@ -144,12 +161,19 @@ def main() -> None:
     parser.add_argument(
         "--embed-timeout", type=float, default=600, help="seconds per wait for the worker"
     )
+    parser.add_argument("--no-mem0", action="store_true", help="leave Mem0's rows out")
+    parser.add_argument(
+        "--reuse",
+        metavar="RUN",
+        help="search the clients of an earlier run (its id: bench-locomo-RUN-...) instead of "
+        "ingesting anew: for trying a search change without waiting for the ingest",
+    )
     args = parser.parse_args()
     ks = sorted(set(args.k))
     began = time.perf_counter()
     convs = load(args.data)
     settings = load_settings()
-    run = uuid.uuid4().hex[:8]
+    run = args.reuse or uuid.uuid4().hex[:8]
     keys = {
         conv.sample_id: asyncio.run(
             create_key(
@@ -175,7 +199,9 @@ def main() -> None:
         print(f"ingesting {len(convs)} conversations from {args.data}", file=sys.stderr)
         started = time.perf_counter()
         sizes = {
-            conv.sample_id: ingest(clients[conv.sample_id], conv, args.embed_timeout)
+            conv.sample_id: {"reused run": run}
+            if args.reuse
+            else ingest(clients[conv.sample_id], conv, args.embed_timeout)
             for conv in convs
         }
         ingest_s = time.perf_counter() - started
@@ -188,6 +214,15 @@ def main() -> None:
         for config, modes in scored.items()
     }
     table(figures, ks)
+    latencies = {
+        mode.lower(): {what: percentiles(values) for what, values in kinds.items()}
+        for mode, kinds in latency.items()
+    }
+    mem0 = None if args.no_mem0 else measure_mem0(args.data, ks)
+    if mem0 is not None:
+        print("\nMem0, turns only, same file and metric (search in-process)")
+        print(mem0_table(mem0, ks))
+        versus(figures["turns only"]["hybrid"]["overall"], latencies["hybrid"], mem0)
     auth = (settings.neo4j_user, settings.neo4j_password.get_secret_value())
     with GraphDatabase.driver(settings.neo4j_uri, auth=auth) as driver:
         neo4j_server = driver.get_server_info().agent
@@ -205,17 +240,15 @@ def main() -> None:
         },
         "configurations": {c: [t.lower() for t in types] for c, types in CONFIGS.items()},
         "recall": figures,
-        "search_latency": {
-            mode.lower(): {what: percentiles(values) for what, values in kinds.items()}
-            for mode, kinds in latency.items()
-        },
+        "search_latency": latencies,
+        "mem0": mem0,
         "peers": PEERS,
     }
     RESULTS.mkdir(exist_ok=True)
     path = RESULTS / "locomo.json"
     path.write_text(json.dumps(document, indent=2) + "\n")
     print(f"\nsearch latency (ms): {json.dumps(document['search_latency'])}")
-    print(f"total {document['sizes']['total_s']} s; wrote {path}")
+    print(f"run {run}: total {document['sizes']['total_s']} s; wrote {path}")
 
 
 if __name__ == "__main__":
