@@ -118,7 +118,8 @@ def test_an_empty_client_mean_does_not_divide_by_zero() -> None:
 
 def test_candidate_depth_and_word_query() -> None:
     assert candidate_depth(10) == MIN_CANDIDATES
-    assert candidate_depth(100) == 400
+    assert candidate_depth(100) == 150  # 1.5 per record kept
+    assert candidate_depth(75) == 112  # k 25: pool 75
     assert candidate_depth(10**6) == MAX_CANDIDATES
     assert word_lucene("東京", client_key="k1", record_types=()) == (
         '+search_client:k1 +search_text:"東京"'
