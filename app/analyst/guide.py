@@ -5,6 +5,7 @@ elements and makes `pre.runnable` blocks put their text in its editor."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from html import escape
 
 from app.analyst.query_files import BrowserParam, QueryFile
@@ -31,7 +32,7 @@ ORDER = (
 )
 
 
-def ordered(files: list[QueryFile]) -> list[QueryFile]:
+def ordered(files: Sequence[QueryFile]) -> list[QueryFile]:
     rank = {name: index for index, name in enumerate(ORDER)}
     return sorted(files, key=lambda file: (rank.get(file.name, len(ORDER)), file.name))
 
@@ -53,7 +54,7 @@ def title(file: QueryFile) -> str:
 
 
 def render_guide(
-    files: list[QueryFile], *, samples: dict[str, str], style_url: str, client: str | None
+    files: Sequence[QueryFile], *, samples: dict[str, str], style_url: str, client: str | None
 ) -> str:
     slides = [_opening(files, style_url=style_url, client=client, filled=bool(samples))]
     slides += [_slide(file, samples) for file in ordered(files)]
@@ -64,7 +65,9 @@ def render_guide(
     )
 
 
-def _opening(files: list[QueryFile], *, style_url: str, client: str | None, filled: bool) -> str:
+def _opening(
+    files: Sequence[QueryFile], *, style_url: str, client: str | None, filled: bool
+) -> str:
     whose = (
         f"Parameters are filled with real ids of the client <b>{escape(client)}</b>."
         if client and filled

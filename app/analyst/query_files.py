@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 from app.graph.cypher_files import CYPHER_DIR
@@ -43,8 +44,10 @@ class QueryFile:
         return set(PARAMETER_USE.findall(STRING.sub("''", code)))
 
 
-def load_query_files(directory: Path = QUERIES_DIR) -> list[QueryFile]:
-    return [parse_query_file(path) for path in sorted(directory.glob("*.cypher"))]
+@cache
+def load_query_files(directory: Path = QUERIES_DIR) -> tuple[QueryFile, ...]:
+    """Read once per process, as named_query reads the files the API runs."""
+    return tuple(parse_query_file(path) for path in sorted(directory.glob("*.cypher")))
 
 
 def parse_query_file(path: Path) -> QueryFile:

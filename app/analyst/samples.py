@@ -1,8 +1,8 @@
 """Real ids from one client (the demo client under `up`) to pre-fill the guide's `:params`
 blocks: a published variant with evidence and its plan, an episode that spawned others, the most
 contradicted lesson, a failed engagement event with its causes, an agent and platform with
-lessons, and the window its metrics fall in. One read query; what the client lacks stays a
-placeholder."""
+lessons, and the window its metrics fall in. One read query, every node and MemoryLink in it
+scoped by the client; what the client lacks stays a placeholder."""
 
 from __future__ import annotations
 
@@ -14,33 +14,36 @@ SAMPLES = """
 MATCH (client:Client {name: $name})
 WITH client.id AS c
 CALL (c) {
-  OPTIONAL MATCH (plan:Plan {client_id: c})-[:HAS_NODE]->(:PlanNode)<-[:FROM_BLUEPRINT]-
-                 (:Asset)-[:HAS_VARIANT]->(variant:AssetVariant {client_id: c, status: 'published'})
-  WHERE EXISTS { (variant)<-[:INCLUDES]-(:PublishPackage)-[:HAS_RUN]->(:PublishRun)
-                 -[:HAS_EVIDENCE]->(:EvidenceArtifact) }
+  OPTIONAL MATCH (plan:Plan {client_id: c})-[:HAS_NODE]->(:PlanNode {client_id: c})
+                 <-[:FROM_BLUEPRINT]-(:Asset {client_id: c})
+                 -[:HAS_VARIANT]->(variant:AssetVariant {client_id: c, status: 'published'})
+  WHERE EXISTS { (variant)<-[:INCLUDES]-(:PublishPackage {client_id: c})
+                 -[:HAS_RUN]->(:PublishRun {client_id: c})
+                 -[:HAS_EVIDENCE]->(:EvidenceArtifact {client_id: c}) }
   WITH plan, variant ORDER BY variant.created_at, variant.id LIMIT 1
   RETURN plan.id AS plan, variant.id AS variant
 }
 CALL (c) {
-  OPTIONAL MATCH (episode:AgentEpisode {client_id: c})-[:SPAWNED]->(:AgentEpisode)
+  OPTIONAL MATCH (episode:AgentEpisode {client_id: c})-[:SPAWNED]->(:AgentEpisode {client_id: c})
   WITH episode, count(*) AS children ORDER BY children DESC, episode.id LIMIT 1
   RETURN episode.id AS episode
 }
 CALL (c) {
-  OPTIONAL MATCH (lesson:Lesson {client_id: c})-[link:CONTRADICTS]-()
+  OPTIONAL MATCH (lesson:Lesson {client_id: c})-[link:CONTRADICTS {client_id: c}]-()
   WITH lesson, count(link) AS links ORDER BY links DESC, lesson.id LIMIT 1
   RETURN lesson.id AS lesson
 }
 CALL (c) {
-  OPTIONAL MATCH (:AgentEpisode {client_id: c})-[:CAUSED]->
+  OPTIONAL MATCH (:AgentEpisode {client_id: c})-[:CAUSED {client_id: c}]->
                  (event:EngagementEvent {client_id: c, result: 'fail'})
   WITH event ORDER BY event.created_at, event.id LIMIT 1
   RETURN event.id AS failed_event
 }
 CALL (c) {
-  OPTIONAL MATCH (agent:Agent {client_id: c})-[:RAN]->(episode:AgentEpisode)-[:READ|WROTE]->
-                 (:Asset)-[:HAS_VARIANT]->(variant:AssetVariant {status: 'published'})
-  WHERE EXISTS { (:Lesson)-[:DERIVED_FROM|EVIDENCED_BY]->(episode) }
+  OPTIONAL MATCH (agent:Agent {client_id: c})-[:RAN]->(episode:AgentEpisode {client_id: c})
+                 -[:READ|WROTE]->(:Asset {client_id: c})
+                 -[:HAS_VARIANT]->(variant:AssetVariant {client_id: c, status: 'published'})
+  WHERE EXISTS { (:Lesson {client_id: c})-[:DERIVED_FROM|EVIDENCED_BY]->(episode) }
   WITH agent.name AS agent, variant.platform AS platform, count(*) AS runs
   ORDER BY runs DESC, agent, platform LIMIT 1
   RETURN agent, platform
