@@ -110,8 +110,9 @@ class Settings(BaseSettings):
     embedding_record_chunk: int = Field(default=8, ge=1, le=2_000)
     # Query texts of concurrent requests share one model call (app/retrieval/query_batcher.py):
     # the first waits this long for others, a call takes at most `_max_batch` texts; an LRU
-    # cache of this many recent query vectors (0: none).
-    embedding_query_wait_ms: float = Field(default=5.0, ge=0, le=1_000)
+    # cache of this many recent query vectors (0: none). No wait by default: texts that come
+    # while the model is busy join the next call anyway, and a lone search waited 5 ms for none.
+    embedding_query_wait_ms: float = Field(default=0.0, ge=0, le=1_000)
     embedding_query_max_batch: int = Field(default=32, ge=1, le=1_024)
     embedding_query_cache_size: int = Field(default=1024, ge=0, le=1_000_000)
     # Searches per process whose graph phase runs at once; the rest wait their turn

@@ -176,10 +176,13 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def serve_api(port: int) -> subprocess.Popen[bytes]:
-    """The API as its own process (as in production), answering on `port` once this returns."""
+def serve_api(port: int, *, env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
+    """The API as its own process (as in production), answering on `port` once this returns;
+    `env`: settings of its own (AGENTMEM_...)."""
     repo = Path(__file__).resolve().parents[1]
-    env = os.environ | {"AGENTMEM_API_PORT": str(port), "AGENTMEM_LOG_LEVEL": "WARNING"}
+    env = (
+        os.environ | {"AGENTMEM_API_PORT": str(port), "AGENTMEM_LOG_LEVEL": "WARNING"} | (env or {})
+    )
     server = subprocess.Popen([sys.executable, "-m", "app", "serve"], cwd=repo, env=env)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:

@@ -19,7 +19,7 @@ from typing import Any
 from app.graph.executor import GraphExecutor
 from app.request_deadline import deadline_paused
 from app.retrieval import search_queries as q
-from app.retrieval.bm25 import TF_TEXT_CHARS, Candidate, ClientStats, WordStats, idf, rank
+from app.retrieval.bm25 import TF_TEXT_CHARS, Candidate, ClientStats, WordStats, rank
 from app.retrieval.client_stats import CLIENT_STATS
 from app.retrieval.index_rows import client_key
 
@@ -37,25 +37,32 @@ DF_LIMIT = 2_000
 # Candidate text (characters) rescored on the event loop; more goes to a worker thread.
 INLINE_CHARS = 100_000
 
-_HOLDERS = (
+# Per query word: its holders among the client's records (up to DF_LIMIT), their count (df)
+# and its BM25 weight (idf as bm25.idf, times its repeats); then the candidates, the most weight
+# first. One query: the index answers each word once, for the counts and the candidates alike.
+_WORDS = (
     "CYPHER 25 UNWIND $words AS word CALL (word) { "
     f"CALL db.index.fulltext.queryNodes('{q.TEXT_INDEX}', word.lucene, {{limit: $df_limit}}) "
-    "YIELD node "
+    "YIELD node RETURN collect(node) AS holders } "
+    "WITH word, holders, size(holders) AS df "
+    "WITH word, holders, df, CASE WHEN $docs > df THEN $docs ELSE df END AS docs "
+    "WITH collect({word: word.word, df: df, holders: holders, "
+    "weight: word.times * log(1 + (docs - df + 0.5) / (df + 0.5))}) AS words "
 )
-DF_QUERY = _HOLDERS + "RETURN count(node) AS df } RETURN word.word AS word, df"
 
 
 def candidates_query(where: str) -> str:
-    """The client's records holding the words, the most weight (sum of the held words'
-    weights) first, ties by id. One row holding every candidate: as many rows cost twice the
-    time on the driver."""
+    """Each word's df, and the client's records holding the words, the most weight (sum of the
+    held words' weights) first, ties by id. One row: as many rows cost twice the time on the
+    driver."""
     return (
-        _HOLDERS + "RETURN node } "
-        "WITH node AS n, sum(word.weight) AS weight, collect(word.word) AS held "
+        _WORDS + "CALL (words) { UNWIND words AS word UNWIND word.holders AS n "
+        "WITH n, sum(word.weight) AS weight, collect(word.word) AS held "
         f"WHERE n.client_id = $client_id AND {where} "
         "WITH n, weight, held ORDER BY weight DESC, n.id LIMIT $depth "
         f"RETURN collect({{record: {q.RANKED}, held: held, "
-        "text: left(n.search_text, $tf_chars), length: size(n.search_text)}) AS candidates"
+        "text: left(n.search_text, $tf_chars), length: size(n.search_text)}) AS candidates } "
+        "RETURN [word IN words | {word: word.word, df: word.df}] AS dfs, candidates"
     )
 
 
@@ -80,32 +87,21 @@ async def keyword_rows(
     if not lucene:
         return []
     client = await CLIENT_STATS.get(graph, params["client_id"], record_types)
-    dfs = await _document_frequencies(graph, lucene)
     times = Counter(words)
-    asked = [
-        {"word": w, "lucene": lucene[w], "weight": times[w] * idf(df, client.docs)}
-        for w, df in dfs.items()
-        if df > 0
-    ]
-    if not asked:
-        return []
+    asked = [{"word": w, "lucene": query, "times": times[w]} for w, query in lucene.items()]
     found = await graph.read_plain(
         candidates_query(where),
         params
         | {"words": asked, "df_limit": DF_LIMIT, "depth": candidate_depth(pool)}
-        | {"tf_chars": TF_TEXT_CHARS},
+        | {"tf_chars": TF_TEXT_CHARS, "docs": client.docs},
     )
-    rows = list(found[0]["candidates"]) if found else []
+    if not found:
+        return []
+    dfs = {str(row["word"]): int(row["df"]) for row in found[0]["dfs"]}
+    rows = list(found[0]["candidates"])
     ranked = await _ranked(rows, words, dfs, client)
     records = {str(row["record"]["id"]): row["record"] for row in rows}
     return [{"record": records[rid], "score": score} for rid, score in ranked[:pool]]
-
-
-async def _document_frequencies(graph: GraphExecutor, lucene: dict[str, str]) -> dict[str, int]:
-    """Per word, how many of the client's records hold it (up to DF_LIMIT)."""
-    asked = [{"word": word, "lucene": query} for word, query in lucene.items()]
-    rows = await graph.read(DF_QUERY, {"words": asked, "df_limit": DF_LIMIT})
-    return {row["word"]: int(row["df"]) for row in rows}
 
 
 async def _ranked(

@@ -97,12 +97,19 @@ def projection(hidden: tuple[str, ...] = ()) -> str:
     return f"{PROJECTION[:-1]}{extra}}}" if extra else PROJECTION
 
 
+def found(shown: str) -> str:
+    """The ranked records and their scores as one row, best first: the driver spends about
+    70 us on each row it receives, most of a vector search's time when each is a row of its
+    own (75 candidates: 6.3 ms as rows, 2.2 ms as one)."""
+    return f"RETURN collect({{record: {shown}, score: score}}) AS found"
+
+
 def vector_query(
     where: str, *, typed: bool, full: bool, index: VectorIndex = LEGACY, hidden: Hidden = ()
 ) -> str:
     """In-index client (and record type) filter; the other filters after, on the candidates.
     $pool candidates are asked of `index` (the client's active model's) and the best $keep
-    returned, in full when `full` (nothing else ranks them), else as RANKED."""
+    returned (FOUND), in full when `full` (nothing else ranks them), else as RANKED."""
     shown = projection(hidden) if full else RANKED
     type_filter = " AND n.record_type = record_type" if typed else ""
     search = (
@@ -113,11 +120,11 @@ def vector_query(
         return (
             "CYPHER 25 UNWIND $record_types AS record_type CALL (record_type) { "
             f"{search} RETURN n, score }} WITH n, score WHERE {where} "
-            f"WITH n, score ORDER BY score DESC LIMIT $keep RETURN {shown} AS record, score"
+            f"WITH n, score ORDER BY score DESC LIMIT $keep {found(shown)}"
         )
     return (
         f"CYPHER 25 {search} WITH n, score WHERE {where} "
-        f"WITH n, score ORDER BY score DESC LIMIT $keep RETURN {shown} AS record, score"
+        f"WITH n, score ORDER BY score DESC LIMIT $keep {found(shown)}"
     )
 
 
@@ -130,7 +137,7 @@ def exact_vector_query(
     return (
         f"MATCH (n:Searchable) WHERE n.client_id = $client_id{type_filter} AND {where} "
         f"WITH n, vector.similarity.cosine(n.{index.property}, $vector) AS score "
-        f"ORDER BY score DESC LIMIT $keep RETURN {shown} AS record, score"
+        f"ORDER BY score DESC LIMIT $keep {found(shown)}"
     )
 
 

@@ -34,7 +34,14 @@ class SearchHit:
 class SearchResult:
     hits: list[SearchHit]
     embed_ms: float = strawberry.field(description="Time spent embedding the query text.")
-    search_ms: float = strawberry.field(description="Server time of the index queries.")
+    search_ms: float = strawberry.field(
+        description="Server time of the index queries and ranking (in a hybrid search, from "
+        "the keyword query's start: it runs while the query text is embedded)."
+    )
+    total_ms: float = strawberry.field(
+        description="Server time of the whole search, the query's embedding included: less "
+        "than embedMs + searchMs when they overlap."
+    )
 
 
 @strawberry.type(

@@ -26,6 +26,7 @@ class SearchQueries:
             hits=[search_hit(hit) for hit in hits],
             embed_ms=round(timings.embed_ms, 3),
             search_ms=round(timings.search_ms, 3),
+            total_ms=round(timings.total_ms, 3),
         )
 
     @strawberry.field(

@@ -43,4 +43,5 @@ class SimilarQueries:
             hits=[search_hit(hit) for hit in hits],
             embed_ms=0.0,
             search_ms=round(timings.search_ms, 3),
+            total_ms=round(timings.total_ms, 3),
         )
