@@ -122,6 +122,8 @@ async def search(
     # for a slot), beside the keyword query, which needs no vector.
     aiming = asyncio.ensure_future(_target(embedder, request, principal.client_id, vector, timings))
     try:
+        if request.mode is SearchMode.VECTOR:  # nothing to do beside its embedding
+            await aiming
         async with search_slot():
             started = time.perf_counter()
             for signal, rows in await _signals(graph, request, where, params, aiming, pool):

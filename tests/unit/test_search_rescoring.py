@@ -29,7 +29,13 @@ from app.retrieval.bm25 import (
     word_counts,
 )
 from app.retrieval.client_stats import RETRY_S, ClientStatsCache
-from app.retrieval.keyword import MAX_CANDIDATES, MIN_CANDIDATES, candidate_depth
+from app.retrieval.keyword import (
+    MAX_CANDIDATES,
+    MIN_CANDIDATES,
+    _ranked,
+    candidate_depth,
+    candidates_query,
+)
 from app.retrieval.search_queries import MAX_QUERY_WORDS, query_words, word_lucene
 
 CLIENT = ClientStats(docs=100, mean_length=20.0)
@@ -90,6 +96,25 @@ def test_score_rewards_rare_words_repetition_and_short_records() -> None:
     assert both > rare > common > long > 0
     twice = score(Candidate("c", "common common", 13), ["common"], stats, CLIENT)
     assert twice > score(Candidate("c", "common other", 12), ["common"], stats, CLIENT)
+
+
+def test_keyword_query_gathers_candidates_of_the_words_weighing_enough_only() -> None:
+    query = candidates_query("true")
+    assert query.count("$gather_share") == 1  # the condition is stated once, as a flag
+    assert "WITH word WHERE word.gathered UNWIND word.holders" in query
+    assert "word {.word, .df, .gathered}" in query  # Python learns which were gathered
+
+
+def test_a_word_not_gathered_is_counted_from_the_candidates_text() -> None:
+    row = {"record": {"id": "a"}, "text": "common rare", "length": 11, "held": ["rare"]}
+    words = ["common", "rare"]
+
+    def scored(common_gathered: bool) -> float:
+        dfs = {"common": (30, common_gathered), "rare": (2, True)}
+        return asyncio.run(_ranked([row], words, dfs, ClientStats(32, 11.0)))[0][1]
+
+    # Gathered and not among its holders: "a" does not hold it. Not gathered: its text says so.
+    assert scored(common_gathered=False) > scored(common_gathered=True) > 0
 
 
 def test_words_without_holders_add_nothing_and_a_repeated_word_counts_again() -> None:
