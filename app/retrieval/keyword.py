@@ -108,7 +108,8 @@ async def keyword_rows(
     )
     if not found:
         return []
-    # Each word's df; None for the candidates that hold it when not every holder was gathered.
+    # Each word's df, and whether every holder of it was gathered (the candidates holding it
+    # are then known; else their text says).
     dfs = {
         str(row["word"]): (int(row["df"]), bool(row["gathered"]) and row["df"] < DF_LIMIT)
         for row in found[0]["dfs"]
