@@ -38,6 +38,23 @@ def neighbour_boost(
     }
 
 
+def demote_repeats(
+    scores: Mapping[str, float], sources: Mapping[str, Sequence[str]], *, factor: float
+) -> dict[str, float]:
+    """A record derived from one other record alone (an observation of one conversation turn)
+    says what that record says: when both are candidates, the lower scored of the two keeps
+    `factor` of its score, so that a top k holds more than one account of the same thing.
+    `sources`: each candidate's DERIVED_FROM records (two at most: one is all that matters)."""
+    demoted = dict(scores)
+    for record_id, derived_from in sources.items():
+        if len(derived_from) != 1 or record_id not in scores or derived_from[0] not in scores:
+            continue
+        pair = (record_id, derived_from[0])
+        lower = min(pair, key=lambda rid: (scores[rid], rid))
+        demoted[lower] = scores[lower] * factor
+    return demoted
+
+
 def cosine(a: Sequence[float], b: Sequence[float]) -> float:
     return _cosine(a, b, _norm(a), _norm(b))
 

@@ -15,9 +15,14 @@ from app.retrieval.vector_index import VectorIndex, is_vector_property, legacy_s
 VECTOR_INDEX = "searchable_embedding"
 TEXT_INDEX = "searchable_text"
 PROJECTION = record_projection("n")
-# What ranking needs of a candidate (conversation turns find their neighbours by these); the
-# records kept are read in full once ranked (records are costly to hydrate: their datetimes).
-RANKED = "n {.id, .record_type, .thread_id, .sequence}"
+# What ranking needs of a candidate (conversation turns find their neighbours by these; a
+# record derived from another alone repeats it: fusion.demote_repeats), the first two records it
+# is DERIVED_FROM; the records kept are read in full once ranked (records are costly to hydrate:
+# their datetimes).
+RANKED = (
+    "n {.id, .record_type, .thread_id, .sequence, derived_from: "
+    "[(n)-[:DERIVED_FROM]->(source) WHERE source.client_id = $client_id | source.id][..2]}"
+)
 # Search spans labels without the `active` flag, and its queries carry no clock of their own.
 LIVE = live("n", DB_CLOCK, flagless=True)
 # The index of a search without the registry (searchable_embedding), and the vector properties

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from app.retrieval.fusion import neighbour_boost
+from app.retrieval.fusion import demote_repeats, neighbour_boost
 from app.retrieval.search_queries import content_words
 from app.retrieval.searchable import SEARCHABLE, conversation_text, texts_for, utterance
 
@@ -60,3 +60,20 @@ def test_neighbour_boost_adds_a_share_of_the_best_neighbour() -> None:
     # Below weight 1 the better match keeps its place above its neighbour.
     assert boosted["q"] > boosted["answer"] > boosted["far"]
     assert neighbour_boost({}, {}, weight=0.5) == {}
+
+
+def test_of_a_record_and_its_one_source_the_lower_scored_is_demoted() -> None:
+    scores = {"observation": 0.9, "turn": 0.8, "other": 0.5, "summary": 0.7, "two": 0.6}
+    sources = {
+        "observation": ["turn"],  # derived from the turn alone: says what it says
+        "summary": ["turn", "other"],  # of two records: no repeat of either
+        "two": ["gone"],  # its source is no candidate
+        "turn": [],
+    }
+    demoted = demote_repeats(scores, sources, factor=0.5)
+    assert demoted == {**scores, "turn": pytest.approx(0.4)}
+    assert sorted(demoted, key=lambda rid: -demoted[rid])[:3] == ["observation", "summary", "two"]
+    # The source ranked higher: the derived record is the one demoted.
+    flipped = demote_repeats({"observation": 0.3, "turn": 0.8}, sources, factor=0.5)
+    assert flipped == {"observation": pytest.approx(0.15), "turn": 0.8}
+    assert demote_repeats({}, {}, factor=0.5) == {}
