@@ -9,7 +9,8 @@ from functools import cache
 from typing import Any
 
 from app.graph.fragments import DB_CLOCK, fact_in_force, live, record_projection
-from app.graph.identifiers import Label, cypher_label
+from app.graph.identifiers import Label, cypher_label, cypher_rel_type
+from app.model.enums import MemoryRelation
 from app.retrieval.vector_index import VectorIndex, is_vector_property, legacy_slot
 
 VECTOR_INDEX = "searchable_embedding"
@@ -19,9 +20,10 @@ PROJECTION = record_projection("n")
 # record derived from another alone repeats it: fusion.demote_repeats), the first two records it
 # is DERIVED_FROM; the records kept are read in full once ranked (records are costly to hydrate:
 # their datetimes).
+DERIVED_FROM = cypher_rel_type(MemoryRelation.DERIVED_FROM.upper())
 RANKED = (
     "n {.id, .record_type, .thread_id, .sequence, derived_from: "
-    "[(n)-[:DERIVED_FROM]->(source) WHERE source.client_id = $client_id | source.id][..2]}"
+    f"[(n)-[:{DERIVED_FROM}]->(source) WHERE source.client_id = $client_id | source.id][..2]}}"
 )
 # Search spans labels without the `active` flag, and its queries carry no clock of their own.
 LIVE = live("n", DB_CLOCK, flagless=True)
