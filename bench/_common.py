@@ -13,7 +13,8 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
@@ -193,6 +194,17 @@ def serve_api(port: int, *, env: dict[str, str] | None = None) -> subprocess.Pop
             time.sleep(0.2)
     server.terminate()
     raise RuntimeError(f"the API did not answer on port {port} within 60 s")
+
+
+@contextmanager
+def serving(port: int, *, env: dict[str, str] | None = None) -> Iterator[None]:
+    """serve_api for the duration of a `with` block: the API stops at its end."""
+    server = serve_api(port, env=env)
+    try:
+        yield
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
 
 
 def versions(neo4j_server: str) -> dict[str, str]:

@@ -19,8 +19,6 @@ import statistics
 import sys
 import time
 import uuid
-from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -33,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from app.cli.admin import create_key  # noqa: E402
 from app.model.enums import Role  # noqa: E402
 from app.settings import load_settings  # noqa: E402
-from bench._common import RESULTS, free_port, machine, serve_api, versions  # noqa: E402
+from bench._common import RESULTS, free_port, machine, serving, versions  # noqa: E402
 from bench.locomo_data import Conversation, load  # noqa: E402
 from bench.locomo_ingest import gql, ingest_notes, ingest_turns, wait_indexed  # noqa: E402
 from bench.locomo_metric import Retrieved, Scored, by_category, dia_ids, recall_at  # noqa: E402
@@ -62,16 +60,6 @@ PEERS = {
     "paper DRAGON dialog (all categories)": {"r@5": 0.567, "r@10": 0.662, "r@25": 0.767},
     "paper DRAGON session summaries (all categories)": {"r@5": 0.721, "r@10": 0.847},
 }
-
-
-@contextmanager
-def serving(port: int, *, env: dict[str, str] | None = None) -> Iterator[None]:
-    server = serve_api(port, env=env)
-    try:
-        yield
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
 
 
 def retrieved(hit: dict[str, Any]) -> Retrieved:

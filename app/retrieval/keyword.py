@@ -44,17 +44,20 @@ GATHER_SHARE = 0.05
 # Candidate text (characters) rescored on the event loop; more goes to a worker thread.
 INLINE_CHARS = 100_000
 
+# bm25.idf in Cypher, of `df` and `$docs` (the client's count, never below df): the query
+# weighs the words in the database (tests/integration/test_search_common_words.py holds the two
+# to the same figures).
+IDF = "log(1 + ((CASE WHEN $docs > df THEN $docs ELSE df END) - df + 0.5) / (df + 0.5))"
 # Per query word: its holders among the client's records (up to DF_LIMIT), their count (df)
-# and its BM25 weight (idf as bm25.idf, times its repeats); then the candidates, the most weight
-# first. One query: the index answers each word once, for the counts and the candidates alike.
+# and its BM25 weight (IDF times its repeats); then the candidates, the most weight first. One
+# query: the index answers each word once, for the counts and the candidates alike.
 _WORDS = (
     "CYPHER 25 UNWIND $words AS word CALL (word) { "
     f"CALL db.index.fulltext.queryNodes('{q.TEXT_INDEX}', word.lucene, {{limit: $df_limit}}) "
     "YIELD node RETURN collect(node) AS holders } "
     "WITH word, holders, size(holders) AS df "
-    "WITH word, holders, df, CASE WHEN $docs > df THEN $docs ELSE df END AS docs "
     "WITH collect({word: word.word, df: df, holders: holders, "
-    "weight: word.times * log(1 + (docs - df + 0.5) / (df + 0.5))}) AS words "
+    f"weight: word.times * {IDF}}}) AS words "
     "WITH words, reduce(most = 0.0, word IN words | "
     "CASE WHEN word.df > 0 AND word.weight > most THEN word.weight ELSE most END) AS heaviest "
     "WITH [word IN words | word {.*, gathered: word.weight >= $gather_share * heaviest}] AS words "

@@ -5,6 +5,12 @@ of the records that the rarer words bring. A query of such words alone finds the
 
 from __future__ import annotations
 
+from typing import Any
+
+import pytest
+
+from app.retrieval.bm25 import idf
+from app.retrieval.keyword import IDF
 from tests.integration.conftest import Caller
 from tests.integration.memory_helpers import remember
 from tests.integration.search_helpers import search, wait_indexed
@@ -30,3 +36,12 @@ def test_a_word_most_records_hold_scores_but_brings_no_candidates(alice: Caller)
     # Hybrid still lists the common word's holders: the vector signal finds them.
     mixed = search(alice, f"{common} {rare}", mode="HYBRID", k=10, recordTypes=MEMORY)
     assert [hit["recordId"] for hit in mixed][:2] == [both["id"], rare_only["id"]]
+
+
+@pytest.mark.parametrize(("df", "docs"), [(1, 1), (3, 1_000), (419, 419), (500, 20), (0, 7)])
+def test_the_keyword_query_weighs_a_word_as_bm25_does(
+    neo4j_session: Any, df: int, docs: int
+) -> None:
+    """The query's weights (Cypher) and the rescoring (Python) state one formula twice."""
+    row = neo4j_session.run(f"WITH $df AS df RETURN {IDF} AS idf", df=df, docs=docs).single()
+    assert row["idf"] == pytest.approx(idf(df, docs), rel=1e-12)
