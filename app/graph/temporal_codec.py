@@ -4,7 +4,13 @@ The driver (pinned in pyproject.toml) turns a date-time into its Bolt structure 
 Python through its own `neo4j.time` arithmetic: 50-80 µs each, about a third of the driver's
 CPU time for a memory read (the `$now` of every query, created_at and updated_at of every
 record, two per access-log entry). The common cases are done here with datetime arithmetic
-(1-5 µs), giving the very same structures and values; every other case is the driver's own.
+(1-5 µs). A date-time going to Bolt becomes the very same structure. One coming back with an
+offset (every date-time the service stores) becomes the Python datetime that the driver's
+`DateTime.to_native()` would give, which is what the service's reads hand on
+(app/graph/values.py): the driver's own DateTime, made and then converted, cost a search of 25
+records about 1 ms (issue 19). Its nanoseconds beyond the microsecond are cut, as `to_native`
+cuts them; the service's date-times have none (Python's, and Cypher's statement clock, which
+counts milliseconds). Every other case is the driver's own.
 
 `install()` puts these into the driver's Bolt 5+ hydration module (`neo4j._codec.hydration.v2
 .temporal`, which its v2 and v3 hydration handlers read when a connection is made); not public
@@ -14,17 +20,15 @@ upgrade that changes what they replace.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timezone
+from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
 import pytz
-from neo4j._codec.hydration.v1.temporal import get_date_unix_epoch_ordinal
 from neo4j._codec.hydration.v2 import temporal as driver_codec
 from neo4j._codec.packstream import Structure
-from neo4j.time import Date, DateTime, Time
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-EPOCH_ORDINAL = get_date_unix_epoch_ordinal()
+EPOCH_WALL = datetime(1970, 1, 1)
 DRIVER_DEHYDRATE = driver_codec.dehydrate_datetime
 DRIVER_HYDRATE = driver_codec.hydrate_datetime
 
@@ -47,19 +51,16 @@ def dehydrate_datetime(value: Any) -> Any:
 
 
 def hydrate_datetime(seconds: int, nanoseconds: int, tz: Any = None) -> Any:
-    """A Bolt date-time with an offset (what Neo4j sends for every date-time the service
-    stores) as the driver's DateTime in that offset; named zones and local ones as the driver
-    does."""
+    """A Bolt date-time with an offset as the Python datetime in that offset that the driver's
+    DateTime.to_native() gives (its tzinfo too); named zones, local ones and the calendar's
+    ends as the driver does."""
     if type(tz) is not int or tz % 60:
         return DRIVER_HYDRATE(seconds, nanoseconds, tz)
-    days, second_of_day = divmod(seconds + tz, 86_400)
-    hour, rest = divmod(second_of_day, 3_600)
-    minute, second = divmod(rest, 60)
-    zone = pytz.FixedOffset(tz // 60)
-    return DateTime.combine(
-        Date.from_ordinal(EPOCH_ORDINAL + days),
-        Time(hour, minute, second, nanoseconds, tzinfo=zone),
-    )
+    try:
+        wall = EPOCH_WALL + timedelta(seconds=seconds + tz, microseconds=nanoseconds // 1000)
+    except OverflowError:
+        return DRIVER_HYDRATE(seconds, nanoseconds, tz)
+    return wall.replace(tzinfo=pytz.FixedOffset(tz // 60))
 
 
 def install() -> None:

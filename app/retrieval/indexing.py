@@ -12,6 +12,7 @@ from typing import Any
 from neo4j.exceptions import DatabaseError, DriverError, TransientError
 
 from app.graph.executor import GraphExecutor, Record
+from app.graph.values import plain
 from app.retrieval.claims import Claimant, by_id, candidates_query, claim, expired_query
 from app.retrieval.embedder import Embedder
 from app.retrieval.index_rows import SEARCH_TEXT_MAX, failed_query, prepare, returned, write_query
@@ -87,7 +88,7 @@ async def _claimed_pass(
     prepared = by_id([prepare(spec, row) for row in held])
     embedded, failed = await _index_or_isolate(graph, embedder, spec, prepared, claimant)
     stamps = [row["updated_at"] for row in found]
-    oldest, newest = min(stamps).to_native(), max(stamps).to_native()
+    oldest, newest = plain(min(stamps)), plain(max(stamps))
     return PassResult(len(found), embedded, oldest, newest, failed)
 
 

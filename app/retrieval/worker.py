@@ -66,8 +66,8 @@ class EmbeddingWorker:
         self._task: asyncio.Task[None] | None = None
 
     async def load_cursors(self) -> None:
-        rows = await self.graph.read(READ_CURSORS)
-        self._cursors = {row["label"]: row["since"].to_native() for row in rows}
+        rows = await self.graph.read_plain(READ_CURSORS)
+        self._cursors = {row["label"]: row["since"] for row in rows}
 
     async def run_cycle(self) -> bool:
         """Fresh records of every label, then a small backlog batch per label with the fresh

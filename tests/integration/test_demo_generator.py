@@ -30,6 +30,7 @@ from app.domain.kernel.principal import Principal
 from app.domain.keys import ensure_client
 from app.domain.lessons.links import link_props
 from app.graph.identifiers import cypher_label
+from app.graph.values import plain
 from app.model.enums import Platform, Role
 from app.runtime import connected
 from app.settings import Settings
@@ -536,7 +537,7 @@ def test_agents_run_trees_of_closed_episodes(generated: Generated, neo4j_session
         assert row["parents"] <= 1 and e.get("parent_episode_id") == (parent and parent["id"])
         assert e["status"] in {"success", "failed"} and e["created_at"] < e["closed_at"]
         assert e["updated_at"] == e["closed_at"]
-        latency = (e["closed_at"].to_native() - e["created_at"].to_native()).total_seconds()
+        latency = (plain(e["closed_at"]) - plain(e["created_at"])).total_seconds()
         assert e["latency_ms"] == int(latency * 1000)
         assert e["tool_call_log_uri"].endswith(f"/episodes/{e['id']}/tool-call-log.jsonl")
         assert e["tool_call_count"] > 0 and e["tool_call_appends"] == 1
@@ -600,7 +601,7 @@ def test_memory_links_carry_the_properties_the_api_gives_them(
         r = row["r"]
         assert sorted(row["keys"]) == expected, row
         assert r["client_id"] == weeks.client_id and r["author"] == "agent:analyst"
-        assert r["note"] and r["created_at"].to_native() < DEMO_NOW
+        assert r["note"] and plain(r["created_at"]) < DEMO_NOW
     assert len({row["r"]["link_id"] for row in links}) == len(links)
 
 
@@ -642,8 +643,8 @@ def test_engagement_metrics_and_lessons_are_consistent(
             v["platform"],
             "published",
         )
-        start, end = m["window_start"].to_native(), m["window_end"].to_native()
-        assert start < end < DEMO_NOW and end < m["created_at"].to_native()
+        start, end = plain(m["window_start"]), plain(m["window_end"])
+        assert start < end < DEMO_NOW and end < plain(m["created_at"])
     lessons = _rows(
         neo4j_session,
         "MATCH (l:Lesson {client_id: $c}) "

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from app.graph.values import plain
 from app.model.enums import Role
 from app.settings import Settings
 from tests.integration.asset_helpers import (
@@ -224,7 +225,7 @@ def test_bulk_ingest_in_one_request_then_idempotent_reingest(
         "MATCH (m:PerformanceMetric {id: $id}) RETURN m.value AS value, m.window_end AS end_",
         id=metrics[0]["metricId"],
     ).single()
-    assert stored["value"] == 0.5 and stored["end_"].to_native() == DAY0 + timedelta(days=7)
+    assert stored["value"] == 0.5 and plain(stored["end_"]) == DAY0 + timedelta(days=7)
     untouched = alice.data(
         "query($id: ID!) { performanceMetric(id: $id) { value } }",
         {"id": metrics[2000]["metricId"]},
