@@ -55,6 +55,24 @@ def demote_repeats(
     return demoted
 
 
+def lift_summaries(
+    scores: Mapping[str, float], sources: Mapping[str, Sequence[str]], *, weight: float
+) -> dict[str, float]:
+    """A record derived from two or more records (a session's summary, derived from its turns)
+    gains `weight` times the best score among its sources that are candidates too: turns that
+    match the question speak for the summary that covers them, whose own words and vector are
+    spread over all of them (parent-document retrieval). As neighbour_boost, from the scores
+    given, so a summary lifts no other summary; with weight < 1 a source that matches better
+    than its summary stays above it. `sources`: each candidate's DERIVED_FROM records."""
+    lifted = dict(scores)
+    for record_id, derived_from in sources.items():
+        if len(derived_from) < 2 or record_id not in scores:
+            continue
+        best = max((scores[source] for source in derived_from if source in scores), default=0.0)
+        lifted[record_id] = scores[record_id] + weight * best
+    return lifted
+
+
 def cosine(a: Sequence[float], b: Sequence[float]) -> float:
     return _cosine(a, b, _norm(a), _norm(b))
 

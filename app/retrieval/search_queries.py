@@ -16,14 +16,18 @@ from app.retrieval.vector_index import VectorIndex, is_vector_property, legacy_s
 VECTOR_INDEX = "searchable_embedding"
 TEXT_INDEX = "searchable_text"
 PROJECTION = record_projection("n")
-# What ranking needs of a candidate (conversation turns find their neighbours by these; a
-# record derived from another alone repeats it: fusion.demote_repeats), the first two records it
-# is DERIVED_FROM; the records kept are read in full once ranked (records are costly to hydrate:
-# their datetimes).
+# What ranking needs of a candidate: conversation turns find their neighbours by thread and
+# sequence; the records it is DERIVED_FROM (up to SOURCES_READ) tell a repeat of one record
+# (fusion.demote_repeats) from a summary of several (fusion.lift_summaries). The records kept
+# are read in full once ranked (records are costly to hydrate: their datetimes).
 DERIVED_FROM = cypher_rel_type(MemoryRelation.DERIVED_FROM.upper())
+# A summary derived from more records is lifted by the first this many only (LoCoMo's session
+# summaries: 17-32 turns each).
+SOURCES_READ = 64
 RANKED = (
     "n {.id, .record_type, .thread_id, .sequence, derived_from: "
-    f"[(n)-[:{DERIVED_FROM}]->(source) WHERE source.client_id = $client_id | source.id][..2]}}"
+    f"[(n)-[:{DERIVED_FROM}]->(source) WHERE source.client_id = $client_id | source.id]"
+    f"[..{SOURCES_READ}]}}"
 )
 # Search spans labels without the `active` flag, and its queries carry no clock of their own.
 LIVE = live("n", DB_CLOCK, flagless=True)

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from app.retrieval.fusion import demote_repeats, neighbour_boost
+from app.retrieval.fusion import demote_repeats, lift_summaries, neighbour_boost
 from app.retrieval.search_queries import content_words
 from app.retrieval.searchable import SEARCHABLE, conversation_text, texts_for, utterance
 
@@ -77,3 +77,28 @@ def test_of_a_record_and_its_one_source_the_lower_scored_is_demoted() -> None:
     flipped = demote_repeats({"observation": 0.3, "turn": 0.8}, sources, factor=0.5)
     assert flipped == {"observation": pytest.approx(0.15), "turn": 0.8}
     assert demote_repeats({}, {}, factor=0.5) == {}
+
+
+def test_a_record_derived_from_several_candidates_gains_from_the_best_of_them() -> None:
+    scores = {"summary": 0.1, "turn": 0.8, "other turn": 0.6, "observation": 0.5, "lone": 0.2}
+    sources = {
+        "summary": ["turn", "other turn", "not found"],  # of several: gains half of 0.8
+        "observation": ["turn"],  # of one record: a repeat (demote_repeats), not a summary
+        "lone": ["not found", "nor this"],  # none of its sources is a candidate
+        "turn": [],
+    }
+    lifted = lift_summaries(scores, sources, weight=0.5)
+    assert lifted == {**scores, "summary": pytest.approx(0.1 + 0.5 * 0.8)}
+    assert sorted(lifted, key=lambda rid: -lifted[rid])[:3] == ["turn", "other turn", "summary"]
+    # From the scores given: a summary among the sources of another lifts it by its own
+    # score, not by what it gained itself.
+    nested = lift_summaries(
+        {"week": 0.1, "day": 0.2, "turn": 0.9, "x": 0.1},
+        {"week": ["day", "x"], "day": ["turn", "x"]},
+        weight=0.5,
+    )
+    assert nested["day"] == pytest.approx(0.2 + 0.45) and nested["week"] == pytest.approx(0.2)
+    # Below weight 1, a source that matches much better than its summary stays above it.
+    alone = lift_summaries({"s": 0.3, "a": 1.0, "b": 0.1}, {"s": ["a", "b"]}, weight=0.5)
+    assert alone["s"] == pytest.approx(0.8) and alone["s"] < alone["a"]
+    assert lift_summaries({}, {}, weight=0.5) == {}
