@@ -44,7 +44,7 @@ def demote_repeats(
     """A record derived from one other record alone (an observation of one conversation turn)
     says what that record says: when both are candidates, the lower scored of the two keeps
     `factor` of its score, so that a top k holds more than one account of the same thing.
-    `sources`: each candidate's DERIVED_FROM records (two at most: one is all that matters)."""
+    `sources`: each candidate's DERIVED_FROM records."""
     demoted = dict(scores)
     for record_id, derived_from in sources.items():
         if len(derived_from) != 1 or record_id not in scores or derived_from[0] not in scores:

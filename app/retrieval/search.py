@@ -24,11 +24,11 @@ from app.retrieval.fusion import (
     reciprocal_rank_fusion,
 )
 from app.retrieval.keyword import keyword_rows
-from app.retrieval.search_queries import SearchFilters
+from app.retrieval.search_queries import SearchFilters, Shown
 from app.retrieval.search_slots import search_slot
 from app.retrieval.searchable import SEARCHABLE
 
-__all__ = ["SearchFilters", "SearchHit", "SearchMode", "SearchRequest", "search"]
+__all__ = ["SearchFilters", "SearchHit", "SearchMode", "SearchRequest", "Shown", "search"]
 MAX_K = 100
 MAX_TEXT = 2_000
 # Hybrid RRF constant: below the customary 60 because two signals are fused and the first
@@ -62,6 +62,8 @@ class SearchRequest:
     anchor_id: str | None = None
     mmr: bool = False
     mmr_trade_off: float = 0.5
+    # What of each record is returned (the caller's selection); None: every property.
+    shown: Shown | None = None
 
 
 @dataclass
@@ -124,6 +126,7 @@ async def search(
     keep = request.k if _plain_vector(request) else pool
     params |= {"client_id": principal.client_id, "pool": pool, "keep": keep}
     params["record_types"] = list(request.record_types)
+    params |= request.shown.params if request.shown else {}
     records: dict[str, dict[str, Any]] = {}
     rankings: dict[str, list[str]] = {}
     scores: dict[str, dict[str, float]] = {}
@@ -137,7 +140,7 @@ async def search(
         async with search_slot():
             started = time.perf_counter()
             for signal, rows in await _signals(graph, request, where, params, aiming, pool):
-                _collect(signal, rows, records, rankings, scores)
+                _collect(request, signal, rows, records, rankings, scores)
             target = await aiming
             params |= {"vector": target.vector or None, "property": target.index.property}
             hits = await _rank(graph, request, params, records, rankings, scores, target.hidden)
@@ -229,14 +232,14 @@ async def _vector_rows(
 ) -> list[Any]:
     target = await aiming
     params = params | {"vector": target.vector, "property": target.index.property}
-    typed, full = bool(request.record_types), _plain_vector(request)
-    index, hidden = target.index, target.hidden
-    query = q.vector_query(where, typed=typed, full=full, index=index, hidden=hidden)
+    typed, index = bool(request.record_types), target.index
+    shown = _shown(request, target.hidden) if _plain_vector(request) else None
+    query = q.vector_query(where, typed=typed, shown=shown, index=index)
     rows = await _found(graph, query, params)
     # The conditions after the index (liveness always, the filters when set) can thin the
     # candidates: inactive or expired memory records stay in the index. Exact is cheap here.
     if len(rows) < request.k:
-        query = q.exact_vector_query(where, typed=typed, full=full, index=index, hidden=hidden)
+        query = q.exact_vector_query(where, typed=typed, shown=shown, index=index)
         rows = await _found(graph, query, params)
     return rows
 
@@ -247,20 +250,37 @@ async def _found(graph: GraphExecutor, query: str, params: dict[str, Any]) -> li
     return list(rows[0]["found"]) if rows else []
 
 
+def _shown(request: SearchRequest, hidden: tuple[str, ...]) -> str:
+    """The projection of the records a search returns: the caller's, else every property but
+    the hidden ones (`hidden`: the vectors of the models the search leaves out)."""
+    return request.shown.projection if request.shown else q.projection(hidden)
+
+
+def _returned(request: SearchRequest, record: dict[str, Any]) -> dict[str, Any]:
+    """A record read as _shown, as the search returns it: every property's record without the
+    hidden ones, which the projection nulled."""
+    if request.shown:
+        return record
+    return {k: v for k, v in record.items() if not is_hidden_property(k)}
+
+
 def _collect(
+    request: SearchRequest,
     signal: str,
     rows: list[Any],
     records: dict[str, dict[str, Any]],
     rankings: dict[str, list[str]],
     scores: dict[str, dict[str, float]],
 ) -> None:
+    """The rows' records are as ranked (RANKED), or as returned in a plain vector search."""
     ranked = rankings.setdefault(signal, [])
     seen = scores.setdefault(signal, {})
+    returned = _plain_vector(request)
     for row in rows:  # rows of read_plain: already plain values
         record_id = str(row["record"]["id"])
         if record_id in seen:
             continue
-        records[record_id] = {k: v for k, v in row["record"].items() if not is_hidden_property(k)}
+        records[record_id] = _returned(request, row["record"]) if returned else row["record"]
         ranked.append(record_id)
         scores[signal][record_id] = float(row["score"])
 
@@ -292,7 +312,7 @@ async def _rank(
         )
     kept = ordered[: request.k]
     if not _plain_vector(request):  # the signals gave what ranking needs: read the kept
-        records = await _records(graph, params, kept, hidden)
+        records = await _records(graph, request, params, kept, hidden)
     return [
         _hit(rid, records[rid], fused[rid], rankings, scores, distances)
         for rid in kept
@@ -326,17 +346,19 @@ async def _graph_distances(
 
 
 async def _records(
-    graph: GraphExecutor, params: dict[str, Any], ids: list[str], hidden: tuple[str, ...]
+    graph: GraphExecutor,
+    request: SearchRequest,
+    params: dict[str, Any],
+    ids: list[str],
+    hidden: tuple[str, ...],
 ) -> dict[str, dict[str, Any]]:
     if not ids:
         return {}
-    query = q.records_query(hidden)
-    rows = await graph.read_plain(query, {"ids": ids, "client_id": params["client_id"]})
+    query = q.records_query(_shown(request, hidden))
+    shown = request.shown.params if request.shown else {}
+    rows = await graph.read_plain(query, {**shown, "ids": ids, "client_id": params["client_id"]})
     found = rows[0]["found"] if rows else []
-    return {
-        str(record["id"]): {k: v for k, v in record.items() if not is_hidden_property(k)}
-        for record in found
-    }
+    return {str(record["id"]): _returned(request, record) for record in found}
 
 
 async def _vectors(

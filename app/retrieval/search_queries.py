@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, fields
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
 from datetime import datetime
 from functools import cache
 from typing import Any
@@ -34,7 +35,6 @@ LIVE = live("n", DB_CLOCK, flagless=True)
 # The index of a search without the registry (searchable_embedding), and the vector properties
 # of the other models a search leaves out of the records it returns.
 LEGACY = legacy_slot("")
-Hidden = tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -108,6 +108,16 @@ def projection(hidden: tuple[str, ...] = ()) -> str:
     return f"{PROJECTION[:-1]}{extra}}}" if extra else PROJECTION
 
 
+@dataclass(frozen=True)
+class Shown:
+    """What a search returns of each record it keeps, instead of every property: a Cypher map of
+    the record `n` holding at least its id and record_type (the caller's GraphQL selection,
+    compiled: app/api/search/shown.py), and the parameters it uses."""
+
+    projection: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+
 def found(shown: str) -> str:
     """The ranked records and their scores as one row, best first: the driver spends about
     70 us on each row it receives, most of a vector search's time when each is a row of its
@@ -115,13 +125,11 @@ def found(shown: str) -> str:
     return f"RETURN collect({{record: {shown}, score: score}}) AS found"
 
 
-def vector_query(
-    where: str, *, typed: bool, full: bool, index: VectorIndex = LEGACY, hidden: Hidden = ()
-) -> str:
+def vector_query(where: str, *, typed: bool, shown: str | None, index: VectorIndex = LEGACY) -> str:
     """In-index client (and record type) filter; the other filters after, on the candidates.
     $pool candidates are asked of `index` (the client's active model's) and the best $keep
-    returned (FOUND), in full when `full` (nothing else ranks them), else as RANKED."""
-    shown = projection(hidden) if full else RANKED
+    returned (FOUND): as `shown` when nothing else ranks them (a plain vector search), else as
+    RANKED."""
     type_filter = " AND n.record_type = record_type" if typed else ""
     search = (
         f"MATCH (n:Searchable) SEARCH n IN (VECTOR INDEX {index.index} FOR $vector "
@@ -131,24 +139,23 @@ def vector_query(
         return (
             "CYPHER 25 UNWIND $record_types AS record_type CALL (record_type) { "
             f"{search} RETURN n, score }} WITH n, score WHERE {where} "
-            f"WITH n, score ORDER BY score DESC LIMIT $keep {found(shown)}"
+            f"WITH n, score ORDER BY score DESC LIMIT $keep {found(shown or RANKED)}"
         )
     return (
         f"CYPHER 25 {search} WITH n, score WHERE {where} "
-        f"WITH n, score ORDER BY score DESC LIMIT $keep {found(shown)}"
+        f"WITH n, score ORDER BY score DESC LIMIT $keep {found(shown or RANKED)}"
     )
 
 
 def exact_vector_query(
-    where: str, *, typed: bool, full: bool, index: VectorIndex = LEGACY, hidden: Hidden = ()
+    where: str, *, typed: bool, shown: str | None, index: VectorIndex = LEGACY
 ) -> str:
     """Exact cosine over the client's records: the fallback when filters thin the candidates."""
     type_filter = " AND n.record_type IN $record_types" if typed else ""
-    shown = projection(hidden) if full else RANKED
     return (
         f"MATCH (n:Searchable) WHERE n.client_id = $client_id{type_filter} AND {where} "
         f"WITH n, vector.similarity.cosine(n.{index.property}, $vector) AS score "
-        f"ORDER BY score DESC LIMIT $keep {found(shown)}"
+        f"ORDER BY score DESC LIMIT $keep {found(shown or RANKED)}"
     )
 
 
@@ -157,14 +164,10 @@ EMBEDDINGS = "UNWIND $ids AS id " + _CLIENT_RECORD.format(v="n")
 EMBEDDINGS += "RETURN n.id AS id, n[$property] AS embedding"
 
 
-def records_query(hidden: Hidden = ()) -> str:
-    """The kept records in full, one row of all of them (cheaper on the driver than a row
+def records_query(shown: str) -> str:
+    """The kept records as `shown`, one row of all of them (cheaper on the driver than a row
     each)."""
-    found = f"RETURN collect({projection(hidden)}) AS found"
-    return "UNWIND $ids AS id " + _CLIENT_RECORD.format(v="n") + found
-
-
-RECORDS = records_query()
+    return "UNWIND $ids AS id " + _CLIENT_RECORD.format(v="n") + f"RETURN collect({shown}) AS found"
 
 
 @cache

@@ -27,6 +27,7 @@ from app.retrieval.search import (
     SearchMode,
     SearchRequest,
     SearchTimings,
+    Shown,
     check_request,
     search,
 )
@@ -81,8 +82,10 @@ async def similar(
     record_types: tuple[str, ...] = (),
     filters: SearchFilters | None = None,
     timings: SearchTimings | None = None,
+    shown: Shown | None = None,
 ) -> list[SearchHit]:
-    """The k records nearest to `record_id` by cosine of their embeddings, best first."""
+    """The k records nearest to `record_id` by cosine of their embeddings, best first (`shown`:
+    what of them, as search's)."""
     source = check_id(record_id, field="recordId")
     request = SearchRequest(
         text="",
@@ -90,6 +93,7 @@ async def similar(
         record_types=record_types,
         k=k,
         filters=dataclasses.replace(filters or SearchFilters(), exclude_id=source),
+        shown=shown,
     )
     check_request(request, vector_given=True)  # before any read
     # The record's vector of the client's active model, searched for in that model's index.

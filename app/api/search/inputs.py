@@ -7,7 +7,7 @@ from datetime import datetime
 import strawberry
 
 from app.api.search.record_types import SearchRecordType
-from app.retrieval.search import SearchFilters, SearchMode, SearchRequest
+from app.retrieval.search import SearchFilters, SearchMode, SearchRequest, Shown
 
 strawberry.enum(
     SearchMode, description="VECTOR, KEYWORD (BM25) or HYBRID (reciprocal rank fusion)."
@@ -80,7 +80,8 @@ class SearchInput:
         default=0.5, description="MMR: 1 = relevance only, 0 = diversity only."
     )
 
-    def to_request(self) -> SearchRequest:
+    def to_request(self, shown: Shown | None = None) -> SearchRequest:
+        """`shown`: what of each record to return (search_queries.Shown); None: all of it."""
         return SearchRequest(
             text=self.text,
             mode=self.mode,
@@ -90,4 +91,5 @@ class SearchInput:
             anchor_id=self.anchor_id,
             mmr=self.mmr,
             mmr_trade_off=self.mmr_trade_off,
+            shown=shown,
         )

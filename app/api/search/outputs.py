@@ -15,7 +15,7 @@ from app.retrieval.search import SearchHit as FoundHit
 @strawberry.type
 class SearchHit:
     record: SearchRecord = strawberry.field(
-        description="The record's own fields (its relationship fields are not loaded here)."
+        description="The record, as selected (its relationship fields too)."
     )
     record_id: strawberry.ID
     record_type: str

@@ -8,6 +8,7 @@ from app.api.context import Info
 from app.api.resolve import run
 from app.api.search.inputs import SearchInput
 from app.api.search.outputs import SearchResult, SearchStatus, memory_index, search_hit
+from app.api.search.shown import shown_records
 from app.retrieval.memory_index import statuses as memory_indexes
 from app.retrieval.pending import pending_count
 from app.retrieval.search import SearchTimings, search
@@ -21,7 +22,8 @@ class SearchQueries:
     )
     async def search(self, info: Info, input: SearchInput) -> SearchResult:
         timings = SearchTimings()
-        hits = await run(info, search, request=input.to_request(), timings=timings)
+        request = input.to_request(shown=shown_records(info, "hits", "record"))
+        hits = await run(info, search, request=request, timings=timings)
         return SearchResult(
             hits=[search_hit(hit) for hit in hits],
             embed_ms=round(timings.embed_ms, 3),

@@ -9,6 +9,7 @@ from app.api.resolve import run
 from app.api.search.inputs import SearchFiltersInput
 from app.api.search.outputs import SearchResult, search_hit
 from app.api.search.record_types import SearchRecordType
+from app.api.search.shown import shown_records
 from app.retrieval.search import SearchTimings
 from app.retrieval.similar import similar
 
@@ -38,6 +39,7 @@ class SimilarQueries:
             record_types=tuple(t.value for t in record_types or ()),
             filters=filters.to_filters() if filters else None,
             timings=timings,
+            shown=shown_records(info, "hits", "record"),
         )
         return SearchResult(
             hits=[search_hit(hit) for hit in hits],

@@ -1,0 +1,48 @@
+"""The projection of a search's records compiled from the caller's selection (app/api/search/
+shown.py): each record type's own fields, with what search reads of every record."""
+
+from __future__ import annotations
+
+from app.api.search.shown import compiled
+from app.api.types.base import NODE_TYPES, every_node_type
+from app.graph.selection import Field
+from app.model.labels import SEARCHABLES
+
+every_node_type()  # the compiler's names come from the registered node types
+
+SELECTED = [
+    Field("__typename"),
+    Field("id", type_condition="Node"),
+    Field("externalRef", type_condition="ConversationEvent"),
+    Field("createdAt", type_condition="ConversationEvent"),
+    Field("thread", children=(Field("id"),), type_condition="ConversationEvent"),
+    Field("content", alias="body", type_condition="MemoryRecord"),
+]
+
+
+def branches(projection: str, params: dict[str, object]) -> dict[str, str]:
+    """Each WHEN's label (from its parameter) and its projection."""
+    inner = projection.removeprefix("CASE n.record_type WHEN ").removesuffix(" END")
+    found = {}
+    for part in inner.split(" WHEN "):
+        name, shown = part.split(" THEN ", 1)
+        found[str(params[name.removeprefix("$")])] = shown
+    return found
+
+
+def test_each_record_type_shows_its_own_selection() -> None:
+    shown = compiled(SELECTED, client_id="c1")
+    assert shown.params["client_id"] == "c1"
+    by_label = branches(shown.projection, dict(shown.params))
+    assert list(by_label) == list(SEARCHABLES)
+    event = by_label["ConversationEvent"]
+    assert event.startswith("n {created_at: toString(n.created_at), .external_ref, .id, ")
+    assert ".record_type" in event and "`thread`: COLLECT { MATCH " in event
+    assert "n1.client_id = $client_id" in event  # the related thread: the caller's only
+    assert by_label["MemoryRecord"] == "n {.content, .id, .record_type}"
+    # A type nothing was selected on: its id, what search reads of it and what its resolver
+    # fields read (Lesson: its decay, from its confidence and evidence).
+    lesson = by_label["Lesson"].removeprefix("n {").removesuffix("}").split(", ")
+    names = {part.split(":")[0].removeprefix(".") for part in lesson}
+    assert names == {"id", "record_type", *NODE_TYPES["Lesson"].__needs__}
+    assert "embedding" not in shown.projection and ".text" not in shown.projection
