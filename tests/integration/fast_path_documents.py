@@ -71,6 +71,11 @@ query($id: ID!) { trace(variantId: $id) { variant { ...V } asset { title status 
 
 # The same response key twice: graphql-core and the compiler both merge the two selections.
 MERGED = "query($id: ID!) { plan(id: $id) { nodes { title } nodes { status } } }"
+# An interface's value (search hits' records are a union's): completed as its own type.
+NODE = """query($id: ID!) { node(id: $id) { __typename id
+  ... on Plan { name createdAt timeWindowStart nodes { title } }
+  ... on PlanNode { title inputs qualityScore } ...V } }
+fragment V on AssetVariant { platform checksum }"""
 
 
 def _id(key: str, name: str = "id") -> Callable[[Ids], dict[str, Any]]:
@@ -99,6 +104,10 @@ CASES: list[Case] = [
     ("downstream of a node", DOWNSTREAM, _id("campaign"), "fast"),
     ("trace", TRACE, _id("variant"), "fast"),
     ("merged selections", MERGED, _id("plan"), "fast"),
+    ("a plan as a node", NODE, _id("plan"), "fast"),
+    ("a plan node as a node", NODE, _id("blueprint"), "fast"),
+    ("a variant as a node", NODE, _id("variant"), "fast"),
+    ("a missing node", NODE, lambda i: {"id": MISSING}, None),
     (
         "missing plan next to the viewer",
         "query($id: ID!) { viewer { role } plan(id: $id) { id name } }",

@@ -14,10 +14,13 @@ from typing import Any, Protocol
 
 from graphql import (
     FragmentDefinitionNode,
+    GraphQLAbstractType,
     GraphQLObjectType,
     GraphQLOutputType,
+    GraphQLSchema,
     OperationDefinitionNode,
     get_named_type,
+    is_abstract_type,
     is_leaf_type,
     is_object_type,
 )
@@ -26,7 +29,7 @@ from graphql.execution.values import VariableValues
 
 from app.api.read.fast_fields import RelatedRows, related
 from app.api.read.fast_path.cache import CompleterCache, directive_variables
-from app.api.read.fast_path.shapes import TypeShape, shape_of
+from app.api.read.fast_path.shapes import TypeShape, origin_of, shape_of
 from app.api.read.fast_path.values import Completer, is_leaf, leaf, reading, wrapped
 from app.api.types.base import text_converter
 from app.graph.registry import Entity
@@ -35,6 +38,7 @@ Getter = Callable[[Any], Any]
 
 
 class Collects(Protocol):
+    schema: GraphQLSchema
     operation: OperationDefinitionNode
     fragment_definitions: dict[str, FragmentDefinitionNode]
     variable_values: VariableValues
@@ -104,10 +108,37 @@ class Planner:
         named = get_named_type(output_type)
         if is_leaf_type(named):
             return wrapped(output_type, leaf(named))
-        if not is_object_type(named):
+        if is_abstract_type(named):
+            inner = self._abstract(named, details)
+        elif is_object_type(named):
+            inner = self._object(named, details, from_rows=False)
+        else:
             return None
-        inner = self._object(named, details, from_rows=False)
         return None if inner is None else wrapped(output_type, inner)
+
+    def _abstract(
+        self, abstract_type: GraphQLAbstractType, details: FieldDetailsList
+    ) -> Completer | None:
+        """A union's or an interface's values (search hits' records, `node(id:)`), each
+        completed as the object type of its class, as strawberry resolves the type of a value.
+        A value of a type the fast path leaves to graphql-core raises: graphql-core completes
+        the whole value again."""
+        by_class: dict[type, Completer] = {}
+        for object_type in self.executor.schema.get_possible_types(abstract_type):
+            origin = origin_of(object_type)
+            inner = self._object(object_type, details, from_rows=False)
+            if origin is not None and inner is not None:
+                by_class[origin] = inner
+        if not by_class:
+            return None
+
+        def complete(source: Any) -> Any:
+            inner = by_class.get(type(source))
+            if inner is None:
+                raise TypeError(f"{abstract_type.name}: graphql-core completes (and reports) it")
+            return inner(source)
+
+        return complete
 
     def _object(
         self, object_type: GraphQLObjectType, details: FieldDetailsList, *, from_rows: bool

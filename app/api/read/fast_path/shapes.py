@@ -5,7 +5,8 @@ Two kinds qualify, both decided once per type from the executable schema:
   extensions, no resolver of our own;
 - relationship fields whose resolver app/api/read/fast_fields installed (RelatedRows): they only
   pick the rows the compiled query keyed under the field's response key.
-Anything else (resolvers with logic, permissions, abstract types) is completed by graphql-core.
+Anything else (resolvers with logic, permissions) is completed by graphql-core. A union's or an
+interface's value is completed as the object type of its class (fast_path/plan.py).
 """
 
 from __future__ import annotations
@@ -51,6 +52,13 @@ def shape_of(object_type: GraphQLObjectType) -> TypeShape | None:
     if object_type not in _SHAPES:
         _SHAPES[object_type] = _classify(object_type)
     return _SHAPES[object_type]
+
+
+def origin_of(object_type: GraphQLObjectType) -> type | None:
+    """The Python class whose values GraphQL shows as `object_type` (strawberry's), if any."""
+    definition = (object_type.extensions or {}).get(BACKREF)
+    origin = getattr(definition, "origin", None)
+    return origin if isinstance(origin, type) else None
 
 
 def _classify(object_type: GraphQLObjectType) -> TypeShape | None:
