@@ -113,9 +113,11 @@ def test_search_queries_look_in_the_clients_index_and_hide_other_vectors() -> No
     tiny = for_model("/m/tiny", 8)
     assert projection(()) == projection(("not a vector property",))
     assert f"{tiny.property}: null" in projection((tiny.property,))
-    query = vector_query("true", typed=False, full=True, index=tiny, hidden=(tiny.property,))
+    shown = projection((tiny.property,))
+    query = vector_query("true", typed=False, shown=shown, index=tiny)
     assert f"VECTOR INDEX {tiny.index} FOR $vector" in query
-    assert "VECTOR INDEX searchable_embedding FOR" in vector_query("true", typed=True, full=False)
+    assert f"{tiny.property}: null" in query
+    assert "VECTOR INDEX searchable_embedding FOR" in vector_query("true", typed=True, shown=None)
 
 
 class FakeModel:
