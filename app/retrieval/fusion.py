@@ -62,8 +62,9 @@ def lift_summaries(
     gains `weight` times the best score among its sources that are candidates too: turns that
     match the question speak for the summary that covers them, whose own words and vector are
     spread over all of them (parent-document retrieval). As neighbour_boost, from the scores
-    given, so a summary lifts no other summary; with weight < 1 a source that matches better
-    than its summary stays above it. `sources`: each candidate's DERIVED_FROM records."""
+    given, so a summary lifts no other summary; a summary passes its best source only when its
+    own score is above (1 - weight) of that source's. `sources`: each candidate's DERIVED_FROM
+    records."""
     lifted = dict(scores)
     for record_id, derived_from in sources.items():
         if len(derived_from) < 2 or record_id not in scores:

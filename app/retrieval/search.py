@@ -40,9 +40,9 @@ NEIGHBOUR_WEIGHT = 0.5
 # of its score (LoCoMo, all records: recall@5/10 0.743/0.819 -> 0.762/0.828; 0 gave the same,
 # 0.75 0.751/0.824: issue 19).
 REPEAT_FACTOR = 0.5
-# Hybrid: a record derived from two or more candidates gains this share of the best score among
-# them, as a turn does from its neighbours (NEIGHBOUR_WEIGHT). LoCoMo, all records, recall@5/10/25
-# 0.762/0.828/0.893 -> 0.811/0.884/0.928 (issue 19).
+# Hybrid: a record derived from two or more records gains this share of the best score among
+# those of them that are candidates, as a turn does from its neighbours (NEIGHBOUR_WEIGHT).
+# LoCoMo, all records, recall@5/10/25 0.762/0.828/0.893 -> 0.811/0.884/0.932 (issue 19).
 SUMMARY_WEIGHT = 0.5
 
 
@@ -124,9 +124,10 @@ async def search(
     where, params = q.filter_clause(request.filters)
     pool = _pool_size(request)
     keep = request.k if _plain_vector(request) else pool
+    params |= request.shown.params if request.shown else {}
+    # After the projection's: the search is always the principal's, whatever it was built for.
     params |= {"client_id": principal.client_id, "pool": pool, "keep": keep}
     params["record_types"] = list(request.record_types)
-    params |= request.shown.params if request.shown else {}
     records: dict[str, dict[str, Any]] = {}
     rankings: dict[str, list[str]] = {}
     scores: dict[str, dict[str, float]] = {}
@@ -257,8 +258,8 @@ def _shown(request: SearchRequest, hidden: tuple[str, ...]) -> str:
 
 
 def _returned(request: SearchRequest, record: dict[str, Any]) -> dict[str, Any]:
-    """A record read as _shown, as the search returns it: every property's record without the
-    hidden ones, which the projection nulled."""
+    """A record read with _shown's projection, as search returns it: the caller's as it is;
+    every property's without the hidden ones, which that projection nulled."""
     if request.shown:
         return record
     return {k: v for k, v in record.items() if not is_hidden_property(k)}

@@ -20,9 +20,10 @@ PROJECTION = record_projection("n")
 # What ranking needs of a candidate: conversation turns find their neighbours by thread and
 # sequence; the records it is DERIVED_FROM (up to SOURCES_READ) tell a repeat of one record
 # (fusion.demote_repeats) from a summary of several (fusion.lift_summaries). The records kept
-# are read in full once ranked (records are costly to hydrate: their datetimes).
+# are read once ranked, as the caller selected them (Shown) or in full: records are costly to
+# hydrate.
 DERIVED_FROM = cypher_rel_type(MemoryRelation.DERIVED_FROM.upper())
-# A summary derived from more records is lifted by the first this many only (LoCoMo's session
+# A summary derived from more records is lifted by this many of them only (LoCoMo's session
 # summaries: 17-32 turns each).
 SOURCES_READ = 64
 RANKED = (

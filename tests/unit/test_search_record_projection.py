@@ -22,7 +22,8 @@ SELECTED = [
 
 def branches(projection: str, params: dict[str, object]) -> dict[str, str]:
     """Each WHEN's label (from its parameter) and its projection."""
-    inner = projection.removeprefix("CASE n.record_type WHEN ").removesuffix(" END")
+    inner = projection.removeprefix("CASE n.record_type WHEN ")
+    inner = inner.removesuffix(" ELSE n {.id, .record_type} END")
     found = {}
     for part in inner.split(" WHEN "):
         name, shown = part.split(" THEN ", 1)

@@ -15,7 +15,8 @@ from app.retrieval.search import SearchHit as FoundHit
 @strawberry.type
 class SearchHit:
     record: SearchRecord = strawberry.field(
-        description="The record, as selected (its relationship fields too)."
+        description="The record, as selected: in `search` and `similar` its relationship "
+        "fields too; elsewhere (`getContext`) its own fields only."
     )
     record_id: strawberry.ID
     record_type: str

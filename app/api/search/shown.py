@@ -45,7 +45,9 @@ def compiled(fields: Sequence[Field], *, client_id: str) -> Shown:
         f"WHEN {compiler.param(label)} THEN {compiler.projection(label, 'n', _of(fields, label))}"
         for label in SEARCHABLES
     ]
-    return Shown(f"CASE n.record_type {' '.join(branches)} END", compiler.params)
+    # A record of a type the model no longer searches: as a hit of no selection would be.
+    other = "ELSE n {.id, .record_type}"
+    return Shown(f"CASE n.record_type {' '.join(branches)} {other} END", compiler.params)
 
 
 def _of(fields: Sequence[Field], label: str) -> list[Field]:

@@ -126,6 +126,8 @@ class Planner:
         by_class: dict[type, Completer] = {}
         for object_type in self.executor.schema.get_possible_types(abstract_type):
             origin = origin_of(object_type)
+            if origin in by_class:  # one class shown as two types: graphql-core decides
+                return None
             inner = self._object(object_type, details, from_rows=False)
             if origin is not None and inner is not None:
                 by_class[origin] = inner
