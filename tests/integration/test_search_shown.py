@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from app.api.read.fast_path import STATS
 from tests.integration.conftest import Caller
 from tests.integration.memory_helpers import remember
 from tests.integration.search_helpers import wait_indexed
@@ -42,7 +43,11 @@ def test_hits_show_what_was_selected_relationships_included(alice: Caller, mode:
     note = remember(alice, key="dash", text="Ramona's whippet puppy is called Dash")
     wait_indexed(alice)
 
+    completed, fallbacks = STATS.completed, STATS.fallbacks
     found = hits(alice, SEARCH, mode=mode, k=5)
+    # The whole result, the hits' union-typed records with it, completed by the fast path in
+    # one pass (graphql-core would complete each hit's record and call it again for each thread).
+    assert (STATS.completed, STATS.fallbacks) == (completed + 1, fallbacks)
     read = alice.data(GET_EVENT, {"id": puppy["id"]})["conversationEvent"]
     assert found[puppy["id"]] == {
         "__typename": "ConversationEvent",
