@@ -60,6 +60,16 @@ def remember(caller: Caller, **fields: Any) -> dict[str, Any]:
     return dict(caller.data(REMEMBER, {"input": fields})["remember"])
 
 
+DERIVE = """mutation($from: ID!, $to: ID!) {
+  linkRecords(fromId: $from, toId: $to, relation: DERIVED_FROM) { linkId } }"""
+
+
+def derive(caller: Caller, record: dict[str, Any], *sources: dict[str, Any]) -> None:
+    """Links `record` DERIVED_FROM each of `sources`."""
+    for source in sources:
+        caller.data(DERIVE, {"from": record["id"], "to": source["id"]})
+
+
 def error_of(body: dict[str, Any]) -> dict[str, Any]:
     """The one error's extensions (code, field, ...) and message."""
     assert body.get("errors"), body

@@ -4,12 +4,10 @@ scored is demoted, so that the top k holds more than one account of the same thi
 from __future__ import annotations
 
 from tests.integration.conftest import Caller
-from tests.integration.memory_helpers import remember
+from tests.integration.memory_helpers import derive, remember
 from tests.integration.search_helpers import search, wait_indexed
 
 MEMORY = ["MEMORY_RECORD"]
-LINK = """mutation($from: ID!, $to: ID!, $relation: MemoryRelation!) {
-  linkRecords(fromId: $from, toId: $to, relation: $relation) { linkId } }"""
 QUERY = "quarterly budget review meeting"
 
 
@@ -25,7 +23,7 @@ def test_a_record_derived_from_one_other_is_not_listed_as_a_second_account(
     before = [h["recordId"] for h in search(alice, QUERY, mode="HYBRID", k=3, recordTypes=MEMORY)]
     assert before == [note["id"], source["id"], other["id"]]
 
-    alice.data(LINK, {"from": note["id"], "to": source["id"], "relation": "DERIVED_FROM"})
+    derive(alice, note, source)
     after = [h["recordId"] for h in search(alice, QUERY, mode="HYBRID", k=3, recordTypes=MEMORY)]
     assert after == [note["id"], other["id"], source["id"]]
     # Keyword and vector rankings are their signal's own: the link changes neither.
@@ -34,6 +32,6 @@ def test_a_record_derived_from_one_other_is_not_listed_as_a_second_account(
         assert {h["recordId"] for h in hits} == {note["id"], source["id"]}, mode
 
     # A record derived from two is no repeat of either.
-    alice.data(LINK, {"from": note["id"], "to": other["id"], "relation": "DERIVED_FROM"})
+    derive(alice, note, other)
     again = [h["recordId"] for h in search(alice, QUERY, mode="HYBRID", k=3, recordTypes=MEMORY)]
     assert again == before

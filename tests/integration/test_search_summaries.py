@@ -8,12 +8,10 @@ from typing import Any
 import pytest
 
 from tests.integration.conftest import Caller
-from tests.integration.memory_helpers import remember
+from tests.integration.memory_helpers import derive, remember
 from tests.integration.search_helpers import search, wait_indexed
 
 MEMORY = ["MEMORY_RECORD"]
-LINK = """mutation($from: ID!, $to: ID!, $relation: MemoryRelation!) {
-  linkRecords(fromId: $from, toId: $to, relation: $relation) { linkId } }"""
 QUERY = "quarterly budget review meeting"
 
 
@@ -21,12 +19,6 @@ def ranked(caller: Caller, mode: str = "HYBRID") -> dict[str, float]:
     """The hits' scores by record id, best first."""
     hits: list[dict[str, Any]] = search(caller, QUERY, mode=mode, k=10, recordTypes=MEMORY)
     return {hit["recordId"]: float(hit["score"]) for hit in hits}
-
-
-def derive(caller: Caller, record: dict[str, Any], *sources: dict[str, Any]) -> None:
-    for source in sources:
-        link = {"from": record["id"], "to": source["id"], "relation": "DERIVED_FROM"}
-        caller.data(LINK, link)
 
 
 def test_a_summary_of_found_records_is_lifted_by_the_best_of_them(alice: Caller) -> None:

@@ -22,7 +22,7 @@ class SearchQueries:
     )
     async def search(self, info: Info, input: SearchInput) -> SearchResult:
         timings = SearchTimings()
-        request = input.to_request(shown=shown_records(info, "hits", "record"))
+        request = input.to_request(shown=shown_records(info))
         hits = await run(info, search, request=request, timings=timings)
         return SearchResult(
             hits=[search_hit(hit) for hit in hits],

@@ -31,10 +31,11 @@ class _SearchNames:
         return GRAPHQL_NAMES.needs(label) | RANKED_BY
 
 
-def shown_records(info: Info, *path: str) -> Shown:
-    """The projection of the records selected under `path` (e.g. "hits", "record") of the field
-    being resolved."""
-    return compiled(under(selected(info), *path), client_id=info.context.caller().client_id)
+def shown_records(info: Info) -> Shown:
+    """The projection of the records selected under `hits { record }` of the search result
+    being resolved (`search`, `similar`)."""
+    fields = under(selected(info), "hits", "record")
+    return compiled(fields, client_id=info.context.caller().client_id)
 
 
 def compiled(fields: Sequence[Field], *, client_id: str) -> Shown:

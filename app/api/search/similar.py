@@ -39,7 +39,7 @@ class SimilarQueries:
             record_types=tuple(t.value for t in record_types or ()),
             filters=filters.to_filters() if filters else None,
             timings=timings,
-            shown=shown_records(info, "hits", "record"),
+            shown=shown_records(info),
         )
         return SearchResult(
             hits=[search_hit(hit) for hit in hits],
