@@ -104,9 +104,14 @@ class Settings(BaseSettings):
     # query batches (served first) and the worker's records, which go `embedding_record_chunk`
     # to a model call so that a search waits for one chunk at most.
     embedding_pool_size: int = Field(default=1, ge=1, le=64)
-    # The pool's threads run at this nice value (Linux): under a full CPU, requests and a local
-    # Neo4j go before embeddings (`bench load`: throughput 144 -> 172 requests/s at 32 clients).
+    # The pool's threads that embed records run at this nice value (Linux): under a full CPU,
+    # requests and a local Neo4j go before them (`bench load`: throughput 144 -> 172 requests/s
+    # at 32 clients, when query texts ran there too).
     embedding_nice: int = Field(default=10, ge=0, le=19)
+    # Those that embed query texts, on the path of the searches waiting for them, at this one:
+    # LoCoMo hybrid search p50 15.8 against 16.6-17.1 ms at 10 (`bench locomo`, interleaved
+    # runs); `bench load` at 32 clients 190-206 against 195-199 requests/s (issue 19).
+    embedding_query_nice: int = Field(default=0, ge=0, le=19)
     embedding_record_chunk: int = Field(default=8, ge=1, le=2_000)
     # Query texts of concurrent requests share one model call (app/retrieval/query_batcher.py):
     # the first waits this long for others, a call takes at most `_max_batch` texts; an LRU

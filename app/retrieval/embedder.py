@@ -60,6 +60,7 @@ class Embedder:
         threads: int = 1,
         pool_size: int = 1,
         nice: int = 0,
+        query_nice: int = 0,
         record_chunk: int = ENCODE_BATCH,
         query_wait_ms: float = 0.0,
         query_max_batch: int = ENCODE_BATCH,
@@ -85,7 +86,7 @@ class Embedder:
         self.record_texts_total = 0
         self._model: Any = None
         self._lock = threading.Lock()
-        self.pool = pool or EncodePool(pool_size, nice=nice)
+        self.pool = pool or EncodePool(pool_size, nice=nice, query_nice=query_nice)
         self._query_options = (query_wait_ms, query_max_batch, query_cache_size)
         self.queries = QueryBatcher(
             self.pool,
@@ -104,6 +105,7 @@ class Embedder:
             threads=settings.embedding_threads,
             pool_size=settings.embedding_pool_size,
             nice=settings.embedding_nice,
+            query_nice=settings.embedding_query_nice,
             record_chunk=settings.embedding_record_chunk,
             query_wait_ms=settings.embedding_query_wait_ms,
             query_max_batch=settings.embedding_query_max_batch,

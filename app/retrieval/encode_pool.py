@@ -5,6 +5,10 @@ loop. Query batches are served before record chunks, so a search waits at most f
 in progress, never for a whole indexing batch. A slot is freed when its thread finishes, not
 when its caller stops waiting: a cancelled search must not let a second encode start beside
 one still running on a small machine.
+
+Each priority has its own threads, at its own nice value: a query batch is on the path of the
+searches waiting for it, a record chunk is background work (a thread cannot raise its priority
+back once lowered, without privileges, so one thread cannot serve both).
 """
 
 from __future__ import annotations
@@ -27,17 +31,18 @@ class EncodePool:
     """Every `acquire` is followed by exactly one `submit` (which frees the slot when its
     thread is done) or `release`."""
 
-    def __init__(self, size: int, *, nice: int = 0) -> None:
+    def __init__(self, size: int, *, nice: int = 0, query_nice: int = 0) -> None:
+        """`nice`: of the threads that run record chunks; `query_nice`: of query batches'."""
         self.size = size
-        self.nice = nice
+        self.nice = {QUERY: query_nice, RECORD: nice}
         self._free = size
         self._waiting: tuple[deque[asyncio.Future[None]], ...] = (deque(), deque())
-        self._executor: ThreadPoolExecutor | None = None
+        self._executors: dict[int, ThreadPoolExecutor] = {}
 
     async def run(self, priority: int, call: Callable[[], T]) -> T:
         """`call()` in a pool thread once a slot is free for `priority`."""
         await self.acquire(priority)
-        return await self.submit(call)
+        return await self.submit(priority, call)
 
     async def acquire(self, priority: int) -> None:
         if self._free > 0 and not any(self._waiting):
@@ -55,16 +60,16 @@ class EncodePool:
                 self.release()
             raise
 
-    async def submit(self, call: Callable[[], T]) -> T:
+    async def submit(self, priority: int, call: Callable[[], T]) -> T:
         """Runs `call` on the slot the caller acquired; the slot is free again once it ends."""
-        return await self.start(call)
+        return await self.start(priority, call)
 
-    def start(self, call: Callable[[], T]) -> asyncio.Future[T]:
+    def start(self, priority: int, call: Callable[[], T]) -> asyncio.Future[T]:
         """`submit` without waiting: the thread has `call` (and frees the slot when it ends)
         whatever becomes of the caller from here on."""
         loop = asyncio.get_running_loop()
         try:
-            done = self._threads().submit(call)
+            done = self._threads(priority).submit(call)
         except BaseException:
             self.release()
             raise
@@ -87,19 +92,19 @@ class EncodePool:
 
     def close(self) -> None:
         """Lets idle threads end; a later call starts new ones."""
-        if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
-            self._executor = None
+        for executor in self._executors.values():
+            executor.shutdown(wait=False, cancel_futures=True)
+        self._executors.clear()
 
-    def _threads(self) -> ThreadPoolExecutor:
-        if self._executor is None:
-            self._executor = ThreadPoolExecutor(
+    def _threads(self, priority: int) -> ThreadPoolExecutor:
+        if priority not in self._executors:
+            self._executors[priority] = ThreadPoolExecutor(
                 self.size,
-                thread_name_prefix="embed",
+                thread_name_prefix="embed-query" if priority == QUERY else "embed-records",
                 initializer=lower_priority,
-                initargs=(self.nice,),
+                initargs=(self.nice[priority],),
             )
-        return self._executor
+        return self._executors[priority]
 
     def _release_from_thread(self, loop: asyncio.AbstractEventLoop) -> None:
         try:

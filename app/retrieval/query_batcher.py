@@ -123,7 +123,7 @@ class QueryBatcher:
                 keys = self._take()
                 # Started here, on the slot just taken: a batch task cancelled before it first
                 # runs would otherwise keep the slot forever.
-                encoding = self.pool.start(partial(self.encode, [text for *_, text in keys]))
+                encoding = self.pool.start(QUERY, partial(self.encode, [text for *_, text in keys]))
                 batch = asyncio.create_task(self._run(keys, encoding), name="query-batch")
                 self._batches.add(batch)
                 batch.add_done_callback(self._batches.discard)

@@ -9,12 +9,13 @@ import os
 import threading
 import time
 from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import Any, TypeVar
 
 import pytest
 
 from app.retrieval.embedder import Embedder
-from app.retrieval.encode_pool import QUERY, EncodePool
+from app.retrieval.encode_pool import QUERY, RECORD, EncodePool
 from app.retrieval.query_batcher import QueryBatcher
 
 T = TypeVar("T")
@@ -307,20 +308,23 @@ def test_the_pool_runs_at_most_its_size_at_once(pool_size: int) -> None:
     pool.close()
 
 
-def test_pool_threads_run_at_the_configured_nice_value() -> None:
-    seen: list[int] = []
+def test_pool_threads_run_at_their_priority_s_nice_value() -> None:
+    """Query batches at `query_nice` (a search waits on them), record chunks at `nice`."""
+    seen: dict[int, list[int]] = {QUERY: [], RECORD: []}
 
-    def own_priority() -> None:
-        seen.append(os.getpriority(os.PRIO_PROCESS, threading.get_native_id()))
+    def own_priority(priority: int) -> None:
+        seen[priority].append(os.getpriority(os.PRIO_PROCESS, threading.get_native_id()))
 
     async def scenario() -> None:
-        pool = EncodePool(1, nice=7)
+        pool = EncodePool(1, nice=7, query_nice=3)
         try:
-            await pool.run(QUERY, own_priority)
+            for priority in (QUERY, RECORD, QUERY, RECORD):
+                await pool.run(priority, partial(own_priority, priority))
         finally:
             pool.close()
 
     before = os.getpriority(os.PRIO_PROCESS, 0)
     asyncio.run(scenario())
-    assert seen == [max(before, 7)]  # lowered, never raised
+    # Lowered, never raised; each priority's thread keeps its own value across calls.
+    assert seen == {QUERY: [max(before, 3)] * 2, RECORD: [max(before, 7)] * 2}
     assert os.getpriority(os.PRIO_PROCESS, 0) == before  # the process (event loop) keeps its own
