@@ -47,6 +47,11 @@ class Compiler:
     def __post_init__(self) -> None:
         self.params["client_id"] = self.client_id
 
+    @property
+    def follows_relationships(self) -> bool:
+        """Whether what it compiled so far reads related records (COLLECT subqueries)."""
+        return self._depth > 0
+
     def param(self, value: Any) -> str:
         name = f"p{len(self.params)}"
         self.params[name] = value

@@ -64,17 +64,17 @@ _WORDS = (
 )
 
 
-def candidates_query(where: str) -> str:
+def candidates_query(where: str, ranked: str = q.RANKED) -> str:
     """Each word's df, and the client's records holding the words, the most weight (sum of the
-    held words' weights) first, ties by id. One row: as many rows cost twice the time on the
-    driver."""
+    held words' weights) first, ties by id, each as `ranked` (search_queries.ranked). One row:
+    as many rows cost twice the time on the driver."""
     return (
         _WORDS + "CALL (words) { UNWIND words AS word WITH word WHERE word.gathered "
         "UNWIND word.holders AS n "
         "WITH n, sum(word.weight) AS weight, collect(word.word) AS held "
         f"WHERE n.client_id = $client_id AND {where} "
         "WITH n, weight, held ORDER BY weight DESC, n.id LIMIT $depth "
-        f"RETURN collect({{record: {q.RANKED}, held: held, "
+        f"RETURN collect({{record: {ranked}, held: held, "
         "text: left(n.search_text, $tf_chars), length: size(n.search_text)}) AS candidates } "
         "RETURN [word IN words | word {.word, .df, .gathered}] AS dfs, candidates"
     )
@@ -92,9 +92,10 @@ async def keyword_rows(
     pool: int,
     where: str,
     params: dict[str, Any],
+    ranked: str = q.RANKED,
 ) -> list[dict[str, Any]]:
-    """Up to `pool` rows {record (as search_queries.RANKED), score}, best first, of the client
-    params["client_id"]."""
+    """Up to `pool` rows {record (as `ranked`, search_queries.ranked), score}, best first, of the
+    client params["client_id"]."""
     words = q.query_words(text)
     key = client_key(params["client_id"])
     lucene = {w: q.word_lucene(w, client_key=key, record_types=record_types) for w in words}
@@ -104,7 +105,7 @@ async def keyword_rows(
     times = Counter(words)
     asked = [{"word": w, "lucene": query, "times": times[w]} for w, query in lucene.items()]
     found = await graph.read_plain(
-        candidates_query(where),
+        candidates_query(where, ranked),
         params
         | {"words": asked, "df_limit": DF_LIMIT, "depth": candidate_depth(pool)}
         | {"tf_chars": TF_TEXT_CHARS, "docs": client.docs, "gather_share": GATHER_SHARE},
@@ -118,9 +119,9 @@ async def keyword_rows(
         for row in found[0]["dfs"]
     }
     rows = list(found[0]["candidates"])
-    ranked = await _ranked(rows, words, dfs, client)
+    scored = await _ranked(rows, words, dfs, client)
     records = {str(row["record"]["id"]): row["record"] for row in rows}
-    return [{"record": records[rid], "score": score} for rid, score in ranked[:pool]]
+    return [{"record": records[rid], "score": score} for rid, score in scored[:pool]]
 
 
 async def _ranked(

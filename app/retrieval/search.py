@@ -216,6 +216,7 @@ async def _signals(
             pool=pool,
             where=where,
             params=params,
+            ranked=q.ranked(request.shown),
         )
     answers = await asyncio.gather(*asked.values(), return_exceptions=True)
     for answer in answers:  # each ran to its end: nothing is left running unobserved
@@ -234,7 +235,8 @@ async def _vector_rows(
     target = await aiming
     params = params | {"vector": target.vector, "property": target.index.property}
     typed, index = bool(request.record_types), target.index
-    shown = _shown(request, target.hidden) if _plain_vector(request) else None
+    plain = _plain_vector(request)
+    shown = _shown(request, target.hidden) if plain else q.ranked(request.shown)
     query = q.vector_query(where, typed=typed, shown=shown, index=index)
     rows = await _found(graph, query, params)
     # The conditions after the index (liveness always, the filters when set) can thin the
@@ -312,8 +314,8 @@ async def _rank(
             ordered[: request.k * 4], fused, vectors, k=request.k, trade_off=request.mmr_trade_off
         )
     kept = ordered[: request.k]
-    if not _plain_vector(request):  # the signals gave what ranking needs: read the kept
-        records = await _records(graph, request, params, kept, hidden)
+    if not _plain_vector(request):  # the signals gave what ranking needs
+        records = await _kept(graph, request, params, records, kept, hidden)
     return [
         _hit(rid, records[rid], fused[rid], rankings, scores, distances)
         for rid in kept
@@ -344,6 +346,21 @@ async def _graph_distances(
         {"anchor_id": request.anchor_id, "client_id": params["client_id"], "ids": ids},
     )
     return {row["id"]: row["distance"] for row in rows}
+
+
+async def _kept(
+    graph: GraphExecutor,
+    request: SearchRequest,
+    params: dict[str, Any],
+    candidates: dict[str, dict[str, Any]],
+    kept: list[str],
+    hidden: tuple[str, ...],
+) -> dict[str, dict[str, Any]]:
+    """The kept records as returned: as the signal queries projected them for every candidate
+    (Shown.per_candidate), else read."""
+    if request.shown and request.shown.per_candidate:
+        return {rid: candidates[rid][q.SHOWN_KEY] for rid in kept}
+    return await _records(graph, request, params, kept, hidden)
 
 
 async def _records(

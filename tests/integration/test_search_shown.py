@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from app.api.read.fast_path import STATS
+from app.retrieval import search
 from tests.integration.conftest import Caller
 from tests.integration.memory_helpers import remember
 from tests.integration.search_helpers import wait_indexed
@@ -82,3 +83,50 @@ def test_similar_hits_show_what_was_selected(alice: Caller) -> None:
         "recordId": second["id"],
         "record": {"externalRef": "t-2", "thread": {"id": thread["id"]}},
     }
+
+
+OWN_FIELDS = """query($input: SearchInput!) { search(input: $input) { hits { recordId record {
+  ... on ConversationEvent { externalRef createdAt metadata } ... on MemoryRecord { key } } } } }"""
+WITH_THREAD = """query($input: SearchInput!) { search(input: $input) { hits { recordId record {
+  ... on ConversationEvent { externalRef thread { id } } } } } }"""
+
+
+@pytest.mark.parametrize("mode", ["HYBRID", "KEYWORD", "VECTOR"])
+def test_own_fields_come_with_the_candidates_and_nothing_is_read_after_ranking(
+    alice: Caller, mode: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A selection without relationship fields is projected by the signal queries for every
+    candidate (search_queries.Shown.per_candidate): the same values as a read by id, and no
+    read of the records kept, which a selection of the thread still needs (a plain vector
+    search reads its records in its one query either way). The API serves in this process."""
+    thread = create_thread(alice)["thread"]
+    puppy = append(
+        alice, thread["id"], "t-1", "I adopted a whippet puppy named Dash", metadata={"n": 1}
+    )["event"]
+    note = remember(alice, key="dash", text="Ramona's whippet puppy is called Dash")
+    wait_indexed(alice)
+    reads: list[list[str]] = []
+    read_kept = search._records
+
+    async def counted_read(*args: Any) -> dict[str, dict[str, Any]]:
+        reads.append(args[3])  # the ids kept
+        return await read_kept(*args)
+
+    monkeypatch.setattr(search, "_records", counted_read)
+    variables = {"input": {"text": "a whippet puppy named Dash", "mode": mode, "k": 5}}
+    related = alice.data(WITH_THREAD, variables)
+    assert len(reads) == (0 if mode == "VECTOR" else 1)
+    own = alice.data(OWN_FIELDS, variables)
+    assert len(reads) == (0 if mode == "VECTOR" else 1)  # none more
+    found = {hit["recordId"]: hit["record"] for hit in own["search"]["hits"]}
+    read = alice.data(GET_EVENT, {"id": puppy["id"]})["conversationEvent"]
+    assert found[puppy["id"]] == {
+        "externalRef": "t-1",
+        "createdAt": read["createdAt"],
+        "metadata": read["metadata"],
+    }
+    assert found[note["id"]] == {"key": "dash"}
+    # The same hits, in the same order, as the search that read its records after ranking.
+    assert [hit["recordId"] for hit in own["search"]["hits"]] == [
+        hit["recordId"] for hit in related["search"]["hits"]
+    ]

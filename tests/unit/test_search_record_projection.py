@@ -7,6 +7,8 @@ from app.api.search.shown import compiled
 from app.api.types.base import NODE_TYPES, every_node_type
 from app.graph.selection import Field
 from app.model.labels import SEARCHABLES
+from app.retrieval import search_queries
+from app.retrieval.keyword import candidates_query
 
 every_node_type()  # the compiler's names come from the registered node types
 
@@ -47,3 +49,20 @@ def test_each_record_type_shows_its_own_selection() -> None:
     names = {part.split(":")[0].removeprefix(".") for part in lesson}
     assert names == {"id", "record_type", *NODE_TYPES["Lesson"].__needs__}
     assert "embedding" not in shown.projection and ".text" not in shown.projection
+
+
+def test_own_fields_only_are_projected_for_every_candidate() -> None:
+    """Without a relationship field the selection is cheap for every candidate: the signal
+    queries return it beside what ranking needs; with one, only the kept records are read."""
+    own = compiled([f for f in SELECTED if f.name != "thread"], client_id="c1")
+    related = compiled(SELECTED, client_id="c1")
+    assert own.per_candidate and not related.per_candidate
+    assert search_queries.ranked(related) == search_queries.RANKED
+    assert search_queries.ranked(None) == search_queries.RANKED
+    ranked = search_queries.ranked(own)
+    assert ranked == (
+        f"{search_queries.RANKED[:-1]}, {search_queries.SHOWN_KEY}: {own.projection}}}"
+    )
+    # Both signal queries return it.
+    assert ranked in candidates_query("true", ranked)
+    assert ranked in search_queries.vector_query("true", typed=False, shown=ranked)

@@ -1,7 +1,10 @@
 """What a search hit's record shows: the caller's selection under `hits { record }`, compiled
 per record type (the same compiler as the root reads, relationship fields included) into the
 one map search returns of each record it keeps, instead of every property: a hybrid search of
-25 LoCoMo turns selecting one field of each, server time p50 16.9 -> 15.7 ms (issue 19)."""
+25 LoCoMo turns selecting one field of each, server time p50 16.9 -> 15.7 ms (issue 19). A
+selection of own fields only is cheap enough for every candidate: the signal queries return it
+and nothing is read after the ranking (Shown.per_candidate); one with relationship fields is
+read for the records kept only."""
 
 from __future__ import annotations
 
@@ -48,7 +51,8 @@ def compiled(fields: Sequence[Field], *, client_id: str) -> Shown:
     ]
     # A record of a type the model no longer searches: as a hit of no selection would be.
     other = "ELSE n {.id, .record_type}"
-    return Shown(f"CASE n.record_type {' '.join(branches)} {other} END", compiler.params)
+    projection = f"CASE n.record_type {' '.join(branches)} {other} END"
+    return Shown(projection, compiler.params, per_candidate=not compiler.follows_relationships)
 
 
 def _of(fields: Sequence[Field], label: str) -> list[Field]:
