@@ -10,6 +10,7 @@ import filecmp
 import re
 import subprocess
 import uuid
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -70,7 +71,10 @@ async def _searched(mem: AgentMem, text: str, wanted: str) -> Any:
         await asyncio.sleep(0.3)
 
 
-async def _every_operation(mem: AgentMem, lineage: dict[str, str]) -> set[str]:
+async def _every_operation(
+    mem: AgentMem, lineage: dict[str, str], indexed: Callable[[], Awaitable[None]]
+) -> set[str]:
+    """`indexed`: returns once the embedding worker has indexed every record written so far."""
     called: set[str] = set()
 
     def did(name: str) -> None:
@@ -94,6 +98,9 @@ async def _every_operation(mem: AgentMem, lineage: dict[str, str]) -> set[str]:
     again = (await mem.recall_memory(namespace=namespace, key="dana.len")).recall_memory
     did("recall_memory")
     assert again.id == fact.id and again.created_at == fact.created_at
+    # Found by keyword before its vector is written, the fact may rank below a seeded record
+    # that has one: its rank is asserted once every record is embedded.
+    await indexed()
     hits = await _searched(mem, "short captions", fact.id)
     did("search")
     assert hits[0].record.typename__ == "MemoryRecord"
@@ -189,12 +196,15 @@ def test_every_operation_with_the_async_client(
 ) -> None:
     lineage = seed_graph(neo4j_session, alice.client_id)
 
+    async def indexed() -> None:
+        await asyncio.to_thread(wait_indexed, alice)
+
     async def run() -> set[str]:
         headers = {"Authorization": f"Bearer {alice.key}"}
         mem = AgentMem(url=f"{api_url}/graphql", headers=headers)
         mem.http_client.timeout = 120  # the first search loads the embedding model
         try:
-            return await _every_operation(mem, lineage)
+            return await _every_operation(mem, lineage, indexed)
         finally:
             await mem.http_client.aclose()
 
