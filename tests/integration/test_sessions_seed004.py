@@ -250,13 +250,13 @@ def test_expired_session_states_are_hidden_then_swept(
     agent.data(SAVE_STATE, {"sid": kept["id"], "state": {"keep": True}})
     time.sleep(3.5)
     assert agent.data(READ_STATE, {"sid": session["id"]})["agentSessionState"] is None
-    # Expired reads as none: a save expecting version 0 starts it again.
-    assert (
-        neo4j_session.run(
-            "MATCH (n:AgentSessionState {id: $id}) RETURN count(n) AS n", id=state["id"]
-        ).single()["n"]
-        == 1
-    )
+    # Expired reads as none (a save expecting version 0 starts it again), and reading deletes
+    # nothing: the node is there until a sweep purges it. The background sweep of a process
+    # sharing the database may come first; that one's purge is in the access log.
+    present = neo4j_session.run(
+        "MATCH (n:AgentSessionState {id: $id}) RETURN count(n) AS n", id=state["id"]
+    ).single()["n"]
+    assert present == 1 or _purge_logged(admin, "1 agent session states purged")
     swept = admin.data("mutation { sweepExpiredMemories { agentSessionStatesPurged error } }")
     assert swept["sweepExpiredMemories"]["error"] is None
     # The background sweep of any process sharing the database may have come first: either
